@@ -1,0 +1,139 @@
+//! `warhorse script LEVEL ORDERS`: plays an orders file and reports every order, figure and
+//! log line. The same seed and orders give byte-identical output.
+
+use crate::sim::Game;
+use crate::sim::orders::Order;
+use crate::sim::snapshot::Snapshot;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Serialize)]
+struct OrderOut {
+    n: usize,
+    order: String,
+    result: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ScriptOut {
+    level: String,
+    seed: u64,
+    orders: Vec<OrderOut>,
+    #[serde(flatten)]
+    state: Snapshot,
+}
+
+/// Reads an orders file: a RON list of orders, errors with line and column.
+pub fn load_orders(path: &Path) -> Result<Vec<Order>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meta.len() > crate::level::MAX_FILE_BYTES {
+        return Err(format!("{}:1:1: file larger than the {} byte limit", path.display(), crate::level::MAX_FILE_BYTES));
+    }
+    let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_orders(&src, &path.display().to_string())
+}
+
+/// Parses orders from text (see `docs/formats.md`).
+pub fn parse_orders(src: &str, file: &str) -> Result<Vec<Order>, String> {
+    ron::Options::default()
+        .from_str::<Vec<Order>>(src)
+        .map_err(|e| format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Plays the script; returns the exit code (0 even when orders are refused: refusals are
+/// results, not errors).
+pub fn run(level: &Path, orders: &Path, seed: u64, json: bool) -> i32 {
+    let level = match super::load_or_report(level) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let orders = match load_orders(orders) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let out = play(&level, &orders, seed);
+    if json {
+        match serde_json::to_string_pretty(&out) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("{e}");
+                return 2;
+            }
+        }
+    } else {
+        print_text(&out);
+    }
+    0
+}
+
+fn play(level: &crate::level::Level, orders: &[Order], seed: u64) -> ScriptOut {
+    let mut game = Game::new(level, seed);
+    let results = orders
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let r = game.order(o);
+            OrderOut {
+                n: i + 1,
+                order: o.to_string(),
+                result: if r.is_ok() { "accepted" } else { "refused" },
+                reason: r.err().map(|e| e.0),
+            }
+        })
+        .collect();
+    ScriptOut {
+        level: level.file.name.clone(),
+        seed,
+        orders: results,
+        state: game.snapshot(),
+    }
+}
+
+fn print_text(out: &ScriptOut) {
+    println!("{} (seed {})", out.level, out.seed);
+    for o in &out.orders {
+        match &o.reason {
+            None => println!("{:>3}. {}: accepted", o.n, o.order),
+            Some(r) => println!("{:>3}. {}: REFUSED — {r}", o.n, o.order),
+        }
+    }
+    let s = &out.state;
+    println!(
+        "\nTurn {}, {}{}",
+        s.turn,
+        s.phase,
+        s.to_move.as_ref().map(|m| format!(", {m} to move")).unwrap_or_default()
+    );
+    for f in &s.figures {
+        let link = match (&f.mounted_on, &f.carrying) {
+            (Some(m), _) => format!(" on {m}"),
+            (_, Some(r)) => format!(" carrying {r}"),
+            _ => String::new(),
+        };
+        println!(
+            "  {:<14} {:<6} ({},{}) {:<2} {:<6} {}/{} left, blows {}/{}, body {}/{}{link}{}",
+            f.id,
+            f.side,
+            f.cell[0],
+            f.cell[1],
+            f.facing,
+            f.gait,
+            f.allowance_left,
+            f.allowance,
+            f.blows[0],
+            f.blows[1],
+            f.body[0],
+            f.body[1],
+            if f.conditions.is_empty() { String::new() } else { format!(" [{}]", f.conditions.join(", ")) }
+        );
+    }
+    println!("\nLog:");
+    for l in &s.log {
+        println!("  T{} {}: {}", l.turn, l.phase, l.text);
+    }
+}

@@ -1,0 +1,420 @@
+//! One step of movement: what it costs and whether it is legal (D14, H3–H7, R3, R4, A10).
+//!
+//! The reachable-area search, the order validator and the brute-force test oracle all call
+//! [`Mover::try_step`], so a path the search reports is exactly a path the validator accepts.
+
+use super::board::Board;
+use super::gait::Gait;
+use super::grid::{Cell, Dir, GridKind};
+use super::mp::{Mp, SCALE};
+use super::ruleset::{FootTurn, HorseCosts, MoveStyle, Ruleset};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Left or right, for veers and the final adjustment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hand {
+    /// Anticlockwise.
+    Left,
+    /// Clockwise.
+    Right,
+}
+
+impl Hand {
+    /// Direction steps this hand turns by (one 45° or 60° step).
+    pub fn sign(self) -> i32 {
+        match self {
+            Hand::Left => -1,
+            Hand::Right => 1,
+        }
+    }
+}
+
+/// One movement step, as written in orders files and reported in paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Step {
+    /// One cell straight ahead along the facing / heading.
+    Forward,
+    /// Mounts: one cell diagonally ahead (squares) or 60° off the heading (hexes) — H3, H4, H7.
+    Veer(Hand),
+    /// Turn in place by this many direction steps (+ clockwise). Foot: any turn, D14 costs;
+    /// mounts: right angle (±2) or turn-around, walk only (H3, H7).
+    Pivot(i8),
+    /// Mounts: one cell straight back, walk only (H5).
+    Back,
+    /// Free movers (ASL, realms foot): one cell in any direction, no turning cost (13.3).
+    Go(Dir),
+    /// Ends the move with a free final facing: a mount's diagonal counter set to its heading
+    /// or to the side it veered to (H6), or a foot figure's 45° reorientation after contact
+    /// (D16).
+    Settle(Dir),
+}
+
+/// Where a moving figure stands and what the rules remember about how it got there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pose {
+    /// The cell it occupies.
+    pub cell: Cell,
+    /// Facing (foot) or heading (mounts).
+    pub facing: Dir,
+    /// Squares mounts only: the counter stands diagonally after a veer to this hand (H6).
+    pub diag: Option<Hand>,
+    /// Veers made at a gallop this turn (H4: at most two).
+    pub veers: u8,
+    /// No more steps this half-move: it met an enemy front (D16) or settled.
+    pub stopped: bool,
+    /// It took its free final adjustment (H6, D16); nothing more this half-move.
+    #[serde(default)]
+    pub settled: bool,
+}
+
+impl Pose {
+    /// A figure standing at `cell` facing `facing`, nothing used yet.
+    pub fn new(cell: Cell, facing: Dir) -> Pose {
+        Pose {
+            cell,
+            facing,
+            diag: None,
+            veers: 0,
+            stopped: false,
+            settled: false,
+        }
+    }
+}
+
+/// Why a step is illegal, naming the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepRefusal {
+    /// Off the map.
+    OffMap(Cell),
+    /// Impassable terrain, or terrain a galloping horse may not enter (A10).
+    Impassable(Cell, String),
+    /// An enemy stands there (R4: hostiles only by a contest; D16).
+    Enemy(Cell),
+    /// The step is not one this kind of figure makes (e.g. `Go` for a horse).
+    WrongKind(&'static str),
+    /// H3–H5: pivots and backing only at a stand or walk.
+    NotAtThisGait(&'static str, Gait),
+    /// H4: a galloping horse has used its two veers.
+    VeerLimit(u8),
+    /// The figure already stopped (D16 contact, or settled).
+    Stopped,
+    /// A settle to a facing H6 / D16 does not allow.
+    BadSettle(Dir),
+    /// A pivot of zero or an impossible angle.
+    BadPivot(i8),
+    /// The step costs more than is left (H3: "the mount cannot execute the turn").
+    TooDear {
+        /// What the step costs.
+        cost: Mp,
+        /// What is left.
+        left: Mp,
+    },
+}
+
+impl fmt::Display for StepRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepRefusal::OffMap(c) => write!(f, "{c} is off the map"),
+            StepRefusal::Impassable(c, t) => write!(f, "{c} is {t}: impassable (R3/A10)"),
+            StepRefusal::Enemy(c) => {
+                write!(f, "R4: {c} is held by an enemy; it cannot be entered")
+            }
+            StepRefusal::WrongKind(s) => write!(f, "{s}"),
+            StepRefusal::NotAtThisGait(what, g) => {
+                write!(f, "H3/H5: {what} only at a stand or walk, not at a {g}")
+            }
+            StepRefusal::VeerLimit(n) => {
+                write!(f, "H4: a galloping horse may veer at most {n} times in its move")
+            }
+            StepRefusal::Stopped => write!(
+                f,
+                "D16: the figure has stopped (it met an enemy's front or settled its facing)"
+            ),
+            StepRefusal::BadSettle(_) => write!(
+                f,
+                "H6/D16: the free final adjustment only lines a diagonal counter up with the \
+                 grid, or turns 45° after contact"
+            ),
+            StepRefusal::BadPivot(k) => write!(f, "no pivot of {k} steps for this figure"),
+            StepRefusal::TooDear { cost, left } => {
+                write!(f, "H3: it costs {cost} and only {left} is left")
+            }
+        }
+    }
+}
+
+/// A figure about to move, with everything the step rules need precomputed.
+#[derive(Clone, Debug)]
+pub struct Mover {
+    /// Squares or hexes.
+    pub grid: GridKind,
+    /// How it pays for turning.
+    pub style: MoveStyle,
+    /// Its side + 1 (board occupant code).
+    pub side: u8,
+    /// Gait this half-move.
+    pub gait: Gait,
+    /// The half-move allowance the D14 fractions are taken of.
+    pub basis: Mp,
+    /// D14 fractions.
+    pub foot_turn: FootTurn,
+    /// H3–H5 costs.
+    pub horse: HorseCosts,
+    /// H4: veer limit for this move, when galloping.
+    pub veer_limit: Option<u8>,
+    /// Raw step multiplier by terrain id, `None` if it may not enter (R3, A10, crawling).
+    pub mult: Vec<Option<i64>>,
+    /// R4: multiplier floor in an ally's cell (difficult terrain).
+    pub ally_mult: i64,
+    /// D16: cells in contact with an enemy's front, where the figure must stop.
+    pub stops: Vec<Cell>,
+}
+
+/// The per-figure inputs to [`Mover::new`].
+#[derive(Clone, Debug)]
+pub struct MoverSpec {
+    /// Side + 1.
+    pub side: u8,
+    /// Mounted (uses the mounted style and terrain column).
+    pub mounted: bool,
+    /// Current gait.
+    pub gait: Gait,
+    /// Half-move allowance basis for D14.
+    pub basis: Mp,
+    /// Crawling (R3).
+    pub crawling: bool,
+    /// ASL gallop: forbidden terrain (A10).
+    pub asl_gallop: bool,
+    /// D16 stop cells.
+    pub stops: Vec<Cell>,
+}
+
+impl Mover {
+    /// Builds a mover for `board` under `rules`.
+    pub fn new(rules: &Ruleset, board: &Board, spec: MoverSpec) -> Mover {
+        let style = rules.style(spec.mounted);
+        let crawl = if spec.crawling { rules.crawl_cost } else { None };
+        let mult = board
+            .terrains
+            .iter()
+            .map(|t| {
+                if spec.asl_gallop && t.no_gallop {
+                    return None;
+                }
+                let m = t.multiplier(spec.mounted)?;
+                Some(crawl.map_or(m, |c| m.max(c)).raw())
+            })
+            .collect();
+        let mut stops = spec.stops;
+        stops.sort();
+        stops.dedup();
+        Mover {
+            grid: rules.grid,
+            style,
+            side: spec.side,
+            gait: spec.gait,
+            basis: spec.basis,
+            foot_turn: rules.foot_turn,
+            horse: rules.horse,
+            veer_limit: (style == MoveStyle::Horse && spec.gait == Gait::Gallop)
+                .then_some(rules.horse.gallop_veers),
+            mult,
+            ally_mult: rules.ally_pass_cost.raw(),
+            stops,
+        }
+    }
+
+    /// The cost of entering `c` with a step whose open-ground cost is `base`, or why not.
+    fn enter(&self, board: &Board, c: Cell, base: Mp) -> Result<Mp, StepRefusal> {
+        if !board.contains(c) {
+            return Err(StepRefusal::OffMap(c));
+        }
+        let i = board.index(c);
+        let t = board.terrain[i] as usize;
+        let Some(mut m) = self.mult.get(t).copied().flatten() else {
+            return Err(StepRefusal::Impassable(c, board.terrains[t].name.clone()));
+        };
+        match board.occupant[i] {
+            0 => {}
+            s if s == self.side => m = m.max(self.ally_mult),
+            _ => return Err(StepRefusal::Enemy(c)),
+        }
+        Ok(base.mul_ratio(m, SCALE))
+    }
+
+    /// D14: the cost of a foot figure turning by `k` direction steps.
+    pub fn foot_turn_cost(&self, k: i32) -> Mp {
+        let n = self.grid.dirs() as i32;
+        let a = k.abs();
+        let ft = &self.foot_turn;
+        if a <= n / 8 || (self.grid == GridKind::Hex && a == 1) {
+            self.basis.scale(ft.front).max(ft.minimum)
+        } else if a <= n / 4 || (self.grid == GridKind::Hex && a == 2) {
+            self.basis.scale(ft.side)
+        } else {
+            self.basis.scale(ft.rear)
+        }
+    }
+
+    /// The facings a figure in `pose` may settle to for free (H6, D16), besides its own.
+    pub fn settle_options(&self, pose: &Pose) -> Vec<Dir> {
+        let g = self.grid;
+        match (self.style, pose.diag) {
+            (MoveStyle::Horse, Some(h)) => vec![g.rotate(pose.facing, 2 * h.sign())],
+            (MoveStyle::FootFacing, _)
+                if g == GridKind::Square && self.stops.binary_search(&pose.cell).is_ok() =>
+            {
+                vec![g.rotate(pose.facing, -1), g.rotate(pose.facing, 1)]
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Applies one step: the new pose and its cost, or the rule that forbids it. The
+    /// allowance is not checked here (see [`Mover::try_step_within`]).
+    pub fn try_step(&self, board: &Board, pose: &Pose, step: Step) -> Result<(Pose, Mp), StepRefusal> {
+        if pose.settled || (pose.stopped && !matches!(step, Step::Settle(_))) {
+            return Err(StepRefusal::Stopped);
+        }
+        let g = self.grid;
+        let mut next = *pose;
+        let walkish = matches!(self.gait, Gait::Halt | Gait::Walk);
+        let cost = match (self.style, step) {
+            (_, Step::Settle(d)) => {
+                if d != pose.facing && !self.settle_options(pose).contains(&d) {
+                    return Err(StepRefusal::BadSettle(d));
+                }
+                next.facing = d;
+                next.diag = None;
+                next.stopped = true;
+                next.settled = true;
+                return Ok((next, Mp::ZERO));
+            }
+            (MoveStyle::Free, Step::Go(d)) => {
+                next.cell = g.neighbour(pose.cell, d);
+                next.facing = d;
+                self.enter(board, next.cell, Mp::ONE)?
+            }
+            (MoveStyle::Free, _) => {
+                return Err(StepRefusal::WrongKind("this figure moves with Go(direction) steps"));
+            }
+            (_, Step::Go(_)) => {
+                return Err(StepRefusal::WrongKind(
+                    "only figures without facing (ASL, realms foot) move with Go steps",
+                ));
+            }
+            (_, Step::Forward) => {
+                next.cell = g.neighbour(pose.cell, pose.facing);
+                next.diag = None;
+                self.enter(board, next.cell, Mp::ONE)?
+            }
+            (MoveStyle::FootFacing, Step::Pivot(k)) => {
+                let k = k as i32;
+                if k == 0 || k.abs() > g.dirs() as i32 / 2 {
+                    return Err(StepRefusal::BadPivot(k as i8));
+                }
+                next.facing = g.rotate(pose.facing, k);
+                self.foot_turn_cost(k)
+            }
+            (MoveStyle::FootFacing, _) => {
+                return Err(StepRefusal::WrongKind(
+                    "D14: a foot figure moves forward and turns; veers and backing are for mounts",
+                ));
+            }
+            (MoveStyle::Horse, Step::Veer(h)) => {
+                if let Some(limit) = self.veer_limit
+                    && pose.veers >= limit
+                {
+                    return Err(StepRefusal::VeerLimit(limit));
+                }
+                let d = g.rotate(pose.facing, h.sign());
+                next.cell = g.neighbour(pose.cell, d);
+                if self.veer_limit.is_some() {
+                    next.veers = pose.veers.saturating_add(1);
+                }
+                match g {
+                    GridKind::Square => next.diag = Some(h),
+                    GridKind::Hex => next.facing = d,
+                }
+                self.enter(board, next.cell, self.horse.veer)?
+            }
+            (MoveStyle::Horse, Step::Pivot(k)) => {
+                if !walkish {
+                    return Err(StepRefusal::NotAtThisGait("turning in place", self.gait));
+                }
+                let k = k as i32;
+                let about = g.about_steps() as i32;
+                let cost = if k.abs() == about {
+                    self.horse.turn_around
+                } else if k.abs() == g.right_angle_steps() as i32 {
+                    self.horse.right_angle
+                } else {
+                    return Err(StepRefusal::BadPivot(k as i8));
+                };
+                next.facing = g.rotate(pose.facing, k);
+                next.diag = None;
+                cost
+            }
+            (MoveStyle::Horse, Step::Back) => {
+                if !walkish {
+                    return Err(StepRefusal::NotAtThisGait("backing up", self.gait));
+                }
+                next.cell = g.neighbour(pose.cell, g.rotate(pose.facing, g.about_steps() as i32));
+                next.diag = None;
+                self.enter(board, next.cell, self.horse.back_up)?
+            }
+        };
+        if next.cell != pose.cell && self.stops.binary_search(&next.cell).is_ok() {
+            next.stopped = true;
+        }
+        Ok((next, cost))
+    }
+
+    /// [`Mover::try_step`] that also refuses a step dearer than `left`.
+    pub fn try_step_within(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+        left: Mp,
+    ) -> Result<(Pose, Mp), StepRefusal> {
+        let (p, cost) = self.try_step(board, pose, step)?;
+        if cost > left {
+            return Err(StepRefusal::TooDear { cost, left });
+        }
+        Ok((p, cost))
+    }
+
+    /// Every step this figure could try from any pose (Settle excluded): the candidate set
+    /// the search and the brute-force oracle both enumerate.
+    pub fn candidate_steps(&self) -> Vec<Step> {
+        let g = self.grid;
+        match self.style {
+            MoveStyle::Free => g.all_dirs().map(Step::Go).collect(),
+            MoveStyle::FootFacing => {
+                let half = g.dirs() as i8 / 2;
+                let mut v = vec![Step::Forward];
+                for k in 1..=half {
+                    v.push(Step::Pivot(k));
+                    if k != half {
+                        v.push(Step::Pivot(-k));
+                    }
+                }
+                v
+            }
+            MoveStyle::Horse => {
+                let ra = g.right_angle_steps() as i8;
+                vec![
+                    Step::Forward,
+                    Step::Veer(Hand::Left),
+                    Step::Veer(Hand::Right),
+                    Step::Pivot(ra),
+                    Step::Pivot(-ra),
+                    Step::Pivot(g.about_steps() as i8),
+                    Step::Back,
+                ]
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Components of a figure entity. A mounted figure is two entities — rider and mount — linked
+//! by [`RidingOn`] / [`CarriedBy`] (A1); both carry the same [`Position`].
+
+use crate::rules::asl::{HorseMf, InfantryMf};
+use crate::rules::gait::Gait;
+use crate::rules::grid::{Cell, Dir, StandShape};
+use crate::rules::movement::Hand;
+use crate::rules::mp::Mp;
+use crate::rules::ruleset::{Encumbrance, TroopType};
+use bevy::prelude::*;
+
+/// The id a level and orders use for a figure.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FigureId(pub String);
+
+/// Display name from the template ("Knight", "Destrier").
+#[derive(Component, Clone, Debug)]
+pub struct FigureName(pub String);
+
+/// Side index into the level's sides.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SideId(pub u8);
+
+/// The cell a figure occupies (D10a).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position(pub Cell);
+
+/// Facing of a foot figure, heading of a mount (D10, H3–H7).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facing(pub Dir);
+
+/// A mount's counter stands diagonally after a veer (H6); cleared by the final adjustment.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Diagonal(pub Option<Hand>);
+
+/// Gait of a mount (H2); foot figures walk.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct GaitState {
+    /// Current gait.
+    pub gait: Gait,
+    /// Gait at the start of this half-move, for the D5 change limit.
+    pub at_half_start: Gait,
+    /// Gaits this figure is capable of (D5 counts them; K2 removes gallop for mounted infantry).
+    pub capable: Vec<Gait>,
+}
+
+/// K1 bookkeeping: consecutive gallop turns, and whether this turn must be a walk.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GallopStreak {
+    /// Turns galloped in a row, including this one if it galloped.
+    pub turns: u8,
+    /// Galloped at any time this turn.
+    pub galloped_this_turn: bool,
+    /// K1: must walk this turn.
+    pub must_rest: bool,
+}
+
+/// Veers made at a gallop this turn (H4).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VeersThisTurn(pub u8);
+
+/// Movement allowance of this half-move.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// The half-move allowance penalties are fractions of (D14, D15).
+    pub basis: Mp,
+    /// What is left.
+    pub left: Mp,
+    /// Moved (or spent movement) this half-move.
+    pub used_any: bool,
+}
+
+/// The rate this figure's allowance is computed from: walk rate of a mount (H1), foot rate of
+/// a figure on foot, per the ruleset's `rate_per`.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate(pub Mp);
+
+/// Horse class key (H1), on mounts only.
+#[derive(Component, Clone, Debug)]
+pub struct HorseClassKey(pub String);
+
+/// Blows per melee phase and what is left (D7).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blows {
+    /// Per melee phase.
+    pub max: u8,
+    /// Left.
+    pub left: u8,
+}
+
+/// Body points.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body {
+    /// Full health.
+    pub max: u16,
+    /// Now.
+    pub left: u16,
+}
+
+/// Main weapon.
+#[derive(Component, Clone, Debug)]
+pub struct Weapon(pub String);
+
+/// Armour class.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Armour(pub u8);
+
+/// Carries a shield.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Shield(pub bool);
+
+/// Encumbrance (D13).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Encumbered(pub Encumbrance);
+
+/// Weight in pounds (D13, D16).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Weight(pub u32);
+
+/// Dexterity (D1 option, D13).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Dexterity(pub u8);
+
+/// Stand shape and size (D10, D13).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Stand {
+    /// Square (foot) or long (mount).
+    pub shape: StandShape,
+    /// Size in tenths of an inch (D16: larger stands may leave contact).
+    pub size: u8,
+}
+
+/// Troop type (K2).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Troop(pub TroopType);
+
+/// Raw troops / hero (I1).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Quality {
+    /// Raw troops.
+    pub raw: bool,
+    /// A hero or leader.
+    pub hero: bool,
+}
+
+/// Named movement conditions (R1), e.g. `shackled`, `quick_step`.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Conditions(pub Vec<String>);
+
+/// A rider on its mount (A1).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct RidingOn(pub Entity);
+
+/// A mount and its rider (A1).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct CarriedBy(pub Entity);
+
+/// Steed size (R2) of a mount.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct SteedSizeOf(pub crate::rules::ruleset::SteedSize);
+
+/// ASL infantry MF this MPh (A4).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct AslInfantry(pub InfantryMf);
+
+/// ASL horse MF this MPh (A4, A7, A10), and whether it is exhausted (CX).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct AslHorse {
+    /// MF bookkeeping.
+    pub mf: HorseMf,
+    /// Declared a Gallop this MPh.
+    pub galloping: bool,
+    /// Exhausted (A10): no Gallop while CX.
+    pub cx: bool,
+}

@@ -1,0 +1,170 @@
+//! The headless simulation: figures as entities, the turn as ordered phases (D1–D9), orders
+//! validated by the rules, one seeded RNG and the game log. The window builds on it; the
+//! command line and the tests drive it through [`Game`].
+
+pub mod components;
+pub mod dice;
+pub mod log;
+pub mod motion;
+pub mod orders;
+pub mod phase;
+pub mod snapshot;
+pub mod world;
+
+use crate::level::Level;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use components::*;
+use dice::Dice;
+use log::GameLog;
+use orders::{Order, Refusal, apply_order};
+use phase::{Phase, TurnSet, TurnState, log_line};
+use world::{Map, Rules, Sides};
+
+/// The simulation plugin: phases, their system sets in order, and their systems.
+pub struct SimPlugin;
+
+impl Plugin for SimPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<StatesPlugin>() {
+            app.add_plugins(StatesPlugin);
+        }
+        app.init_state::<Phase>()
+            .configure_sets(
+                Update,
+                (
+                    TurnSet::Initiative,
+                    TurnSet::Charges,
+                    TurnSet::Fire,
+                    TurnSet::Movement,
+                    TurnSet::Melee,
+                    TurnSet::EndTurn,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                Update,
+                (
+                    begin_game.run_if(in_state(Phase::Setup)),
+                    phase::roll_initiative
+                        .in_set(TurnSet::Initiative)
+                        .run_if(in_state(Phase::Initiative).or_else(in_state(Phase::SecondInitiative))),
+                    phase::pass_through
+                        .in_set(TurnSet::Charges)
+                        .run_if(in_state(Phase::ChargeDeclaration)),
+                    phase::pass_through
+                        .in_set(TurnSet::Fire)
+                        .run_if(in_state(Phase::FireFirst).or_else(in_state(Phase::FireSecond))),
+                    phase::pass_through
+                        .in_set(TurnSet::Melee)
+                        .run_if(in_state(Phase::Tac).or_else(in_state(Phase::MeleeRounds))),
+                    end_of_turn.in_set(TurnSet::EndTurn).run_if(in_state(Phase::EndOfTurn)),
+                ),
+            )
+            .add_systems(OnEnter(Phase::FirstHalfMove), enter_half_move)
+            .add_systems(OnEnter(Phase::SecondHalfMove), enter_half_move);
+    }
+}
+
+fn begin_game(mut next: ResMut<NextState<Phase>>) {
+    next.set(Phase::Initiative);
+}
+
+/// D4: allowances for the new half-move; the initiative winner moves first.
+fn enter_half_move(world: &mut World) {
+    motion::start_half_move(world);
+    let phase = *world.resource::<State<Phase>>().get();
+    let turn = world.resource::<TurnState>().clone();
+    let first = turn.side_to_move().and_then(|s| turn.side_names.get(s as usize).cloned()).unwrap_or_default();
+    let mut log = world.resource_mut::<GameLog>();
+    log_line(&mut log, &turn, phase, format!("{first} moves first (D4)."), None);
+    world.resource_mut::<TurnState>().pending = false;
+}
+
+/// K1 bookkeeping, H4 veers and ASL exhaustion at the end of a turn.
+fn end_of_turn(
+    rules: Res<Rules>,
+    turn: Res<TurnState>,
+    mut log: ResMut<GameLog>,
+    mut q: Query<(&FigureId, &mut GallopStreak, &mut VeersThisTurn, &mut AslHorse)>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    for (id, mut streak, mut veers, mut asl) in &mut q {
+        veers.0 = 0;
+        if let Some(limit) = rules.0.gallop_streak {
+            let (t, rest) = crate::rules::gait::next_gallop_streak(streak.turns, streak.galloped_this_turn, limit);
+            if rest && !streak.must_rest {
+                log_line(&mut log, &turn, Phase::EndOfTurn, format!("{} has galloped {t} turns running and must walk next turn (K1).", id.0), None);
+            }
+            *streak = GallopStreak { turns: if rest { 0 } else { t }, galloped_this_turn: false, must_rest: rest };
+        }
+        if !asl.galloping {
+            asl.cx = false;
+        }
+    }
+    next.set(Phase::Initiative);
+}
+
+/// A whole game without a window: the App, driven order by order.
+pub struct Game {
+    /// The Bevy app holding the world.
+    pub app: App,
+}
+
+impl Game {
+    /// A new game of `level` with dice seeded by `seed`, advanced to the first half-move.
+    pub fn new(level: &Level, seed: u64) -> Game {
+        let mut app = App::new();
+        app.add_plugins(SimPlugin);
+        let sides = level.file.sides.clone();
+        app.insert_resource(Rules(level.rules.clone()))
+            .insert_resource(Map(level.board.clone()))
+            .insert_resource(Sides(sides.clone()))
+            .insert_resource(Dice::new(seed))
+            .insert_resource(GameLog::default())
+            .insert_resource(TurnState {
+                sides: sides.len() as u8,
+                side_names: sides.iter().map(|s| s.name.clone()).collect(),
+                surprised: level
+                    .file
+                    .surprised
+                    .as_ref()
+                    .and_then(|n| sides.iter().position(|s| &s.name == n))
+                    .map(|i| i as u8),
+                ..Default::default()
+            });
+        world::spawn_level(app.world_mut(), level);
+        let mut g = Game { app };
+        g.run_until_orders();
+        g
+    }
+
+    /// Runs frames until the game waits for an order (a half-move with a side to move).
+    pub fn run_until_orders(&mut self) {
+        for _ in 0..64 {
+            self.app.update();
+            let phase = *self.app.world().resource::<State<Phase>>().get();
+            let pending = self.app.world().resource::<TurnState>().pending;
+            if phase.is_half_move() && !pending {
+                return;
+            }
+        }
+    }
+
+    /// Validates and applies an order; on refusal the world is unchanged.
+    pub fn order(&mut self, order: &Order) -> Result<(), Refusal> {
+        apply_order(self.app.world_mut(), order)?;
+        self.run_until_orders();
+        Ok(())
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        *self.app.world().resource::<State<Phase>>().get()
+    }
+
+    /// The visible state.
+    pub fn snapshot(&mut self) -> snapshot::Snapshot {
+        snapshot::snapshot(self.app.world_mut())
+    }
+}

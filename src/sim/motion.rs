@@ -1,0 +1,268 @@
+//! The simulation side of movement: which entity moves, with what allowance, stopped where
+//! (D16), and the allowance of every figure at the start of a half-move (D4, R1, A4, A7).
+
+use super::components::*;
+use super::phase::TurnState;
+use super::world::{Map, Rules};
+use crate::rules::allowance::half_move_allowance;
+use crate::rules::gait::Gait;
+use crate::rules::grid::{Cell, StandShape};
+use crate::rules::movement::{Mover, MoverSpec, Pose};
+use crate::rules::mp::{Frac, Mp};
+use crate::rules::reach::{Reach, reachable};
+use crate::rules::ruleset::{Condition, Encumbrance};
+use bevy::prelude::*;
+
+/// What the contact rule (D16) knows about a figure.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactFacts {
+    /// Entity that orders address (rider if mounted).
+    pub entity: Entity,
+    /// Side.
+    pub side: u8,
+    /// Cell.
+    pub cell: Cell,
+    /// Facing / heading.
+    pub facing: crate::rules::grid::Dir,
+    /// Stand shape of what touches (the mount's, when mounted).
+    pub shape: StandShape,
+    /// Stand size.
+    pub size: u8,
+    /// Weight of the figure (rider and mount together).
+    pub weight: u32,
+    /// Encumbrance.
+    pub enc: Encumbrance,
+}
+
+/// Gathers contact facts for every figure on the board (pairs once, by rider).
+pub fn contact_facts(world: &mut World) -> Vec<ContactFacts> {
+    let mut q = world.query::<(
+        Entity,
+        &SideId,
+        &Position,
+        &Facing,
+        &Stand,
+        &Weight,
+        Option<&Encumbered>,
+        Option<&RidingOn>,
+        Option<&CarriedBy>,
+    )>();
+    let rows: Vec<_> = q
+        .iter(world)
+        .map(|(e, s, p, f, st, w, enc, riding, carried)| {
+            (e, s.0, p.0, f.0, *st, w.0, enc.map(|x| x.0), riding.map(|r| r.0), carried.is_some())
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (e, side, cell, facing, st, w, enc, riding, carried) in &rows {
+        if *carried {
+            continue;
+        }
+        let (shape, size, weight) = match riding.and_then(|m| rows.iter().find(|r| r.0 == m)) {
+            Some(m) => (m.4.shape, m.4.size, w + m.5),
+            None => (st.shape, st.size, *w),
+        };
+        out.push(ContactFacts {
+            entity: *e,
+            side: *side,
+            cell: *cell,
+            facing: *facing,
+            shape,
+            size,
+            weight,
+            enc: enc.unwrap_or(Encumbrance::None),
+        });
+    }
+    out
+}
+
+/// How free a figure is to leave contact with an enemy's front (D16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exemption {
+    /// Not exempt: contact stops it.
+    None,
+    /// Outweighs the enemy by 50% or more: may move off, with a quarter of its allowance for
+    /// evasive action (D4 "Loser … 1/4 movement allowance").
+    Weight,
+    /// Won the initiative, the enemy is more encumbered, or its stand is larger: free.
+    Free,
+}
+
+/// D16: may `me` move while touching `enemy`'s front?
+pub fn exemption(me: &ContactFacts, enemy: &ContactFacts, initiative: Option<u8>) -> Exemption {
+    if initiative == Some(me.side) || enemy.enc > me.enc || me.size > enemy.size {
+        Exemption::Free
+    } else if me.weight as u64 * 2 >= enemy.weight as u64 * 3 {
+        Exemption::Weight
+    } else {
+        Exemption::None
+    }
+}
+
+/// True when `cell` touches a frontal side of `enemy` (D10, D16).
+pub fn touches_front(grid: crate::rules::grid::GridKind, enemy: &ContactFacts, cell: Cell) -> bool {
+    grid.distance(cell, enemy.cell) == 1
+        && grid.side_facing(enemy.shape, enemy.cell, enemy.facing, cell).is_frontal()
+}
+
+/// Everything needed to move one figure now.
+pub struct MoveSetup {
+    /// The entity orders name (rider if mounted).
+    pub unit: Entity,
+    /// The entity whose allowance and gait the move uses (the mount if mounted).
+    pub mover_entity: Entity,
+    /// Step rules.
+    pub mover: Mover,
+    /// Starting pose.
+    pub pose: Pose,
+    /// Movement usable now.
+    pub left: Mp,
+    /// Why it may not move at all, if so.
+    pub blocked: Option<String>,
+}
+
+/// Prepares a move for `unit` (rider or foot figure) on the current board.
+pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
+    let facts = contact_facts(world);
+    let initiative = world.resource::<TurnState>().initiative;
+    let rules = world.resource::<Rules>().0.clone();
+    let mover_entity = world.get::<RidingOn>(unit).map_or(unit, |r| r.0);
+    let mounted = mover_entity != unit || world.get::<GaitState>(unit).is_some();
+    let me = facts.iter().find(|f| f.entity == unit).copied();
+    let gait = world.get::<GaitState>(mover_entity).map_or(Gait::Walk, |g| g.gait);
+    let allowance = *world.get::<Allowance>(mover_entity).expect("figures have an allowance");
+    let side = world.get::<SideId>(unit).map_or(0, |s| s.0);
+    let crawling = world
+        .get::<Conditions>(unit)
+        .is_some_and(|c| c.0.iter().any(|n| rules.conditions.get(n).is_some_and(|x| x.crawling)));
+    let asl_gallop = world.get::<AslHorse>(mover_entity).is_some_and(|h| h.galloping);
+    let pos = world.get::<Position>(unit).map_or(Cell::new(0, 0), |p| p.0);
+    let facing = world.get::<Facing>(mover_entity).map_or(crate::rules::grid::Dir(0), |f| f.0);
+    let diag = world.get::<Diagonal>(mover_entity).and_then(|d| d.0);
+    let veers = world.get::<VeersThisTurn>(mover_entity).map_or(0, |v| v.0);
+    let grid = rules.grid;
+    let mut stops = Vec::new();
+    let mut left = allowance.left;
+    let mut blocked = None;
+    if let Some(me) = me {
+        for enemy in facts.iter().filter(|f| f.side != me.side) {
+            let ex = exemption(&me, enemy, initiative);
+            if ex != Exemption::None {
+                continue;
+            }
+            for (_, c) in grid.neighbours(enemy.cell) {
+                if touches_front(grid, enemy, c) {
+                    stops.push(c);
+                }
+            }
+        }
+        // Starting in contact with an enemy's front (D16, D4).
+        for enemy in facts.iter().filter(|f| f.side != me.side) {
+            if !touches_front(grid, enemy, me.cell) {
+                continue;
+            }
+            match exemption(&me, enemy, initiative) {
+                Exemption::Free => {}
+                Exemption::Weight => {
+                    let spent = allowance.basis - allowance.left;
+                    left = left.min(allowance.basis.scale(Frac::new(1, 4)) - spent).max(Mp::ZERO);
+                }
+                Exemption::None => {
+                    blocked = Some(format!(
+                        "D16: it touches the front of an enemy at {} and may not move away \
+                         (it did not win the initiative, does not outweigh it by 50%, the \
+                         enemy is not more encumbered and its stand is not larger)",
+                        enemy.cell
+                    ));
+                    left = Mp::ZERO;
+                }
+            }
+        }
+    }
+    let map = &world.resource::<Map>().0;
+    let mover = Mover::new(
+        &rules,
+        map,
+        MoverSpec {
+            side: side + 1,
+            mounted,
+            gait,
+            basis: allowance.basis,
+            crawling,
+            asl_gallop,
+            stops,
+        },
+    );
+    let pose = Pose {
+        cell: pos,
+        facing,
+        diag,
+        veers: if gait == Gait::Gallop { veers } else { 0 },
+        stopped: false,
+        settled: false,
+    };
+    MoveSetup {
+        unit,
+        mover_entity,
+        mover,
+        pose,
+        left,
+        blocked,
+    }
+}
+
+/// The reachable area of a unit now.
+pub fn reach_of(world: &mut World, unit: Entity) -> (MoveSetup, Reach) {
+    let setup = setup_move(world, unit);
+    let map = &world.resource::<Map>().0;
+    let reach = reachable(map, &setup.mover, setup.pose, setup.left);
+    (setup, reach)
+}
+
+/// The conditions of a figure, looked up in the ruleset.
+pub fn conditions_of<'a>(rules: &'a crate::rules::ruleset::Ruleset, names: &[String]) -> Vec<&'a Condition> {
+    names.iter().filter_map(|n| rules.conditions.get(n)).collect()
+}
+
+/// Computes the allowance of every figure for a new half-move (D4, H2, R1) and resets the
+/// per-half-move bookkeeping. ASL: infantry 4 MF, horses 12 MF (A4, A7).
+pub fn start_half_move(world: &mut World) {
+    let rules = world.resource::<Rules>().0.clone();
+    let mut q = world.query::<(
+        Entity,
+        &Rate,
+        &mut Allowance,
+        Option<&mut GaitState>,
+        Option<&Conditions>,
+        Option<&mut AslInfantry>,
+        Option<&mut AslHorse>,
+    )>();
+    for (_, rate, mut allowance, gait, conds, inf, horse) in q.iter_mut(world) {
+        let g = gait.as_ref().map_or(Gait::Walk, |g| g.gait);
+        let names = conds.map(|c| c.0.clone()).unwrap_or_default();
+        let total = half_move_allowance(&rules, rate.0, g, conditions_of(&rules, &names))
+            .map_or(Mp::ZERO, |t| t.total);
+        let mut basis = total;
+        if let Some(asl) = rules.asl {
+            if let Some(mut inf) = inf {
+                inf.0 = crate::rules::asl::InfantryMf { allot: asl.infantry_mf, ..Default::default() };
+            }
+            if let Some(mut h) = horse {
+                let allot = rate.0;
+                h.mf = crate::rules::asl::HorseMf { allot, ..Default::default() };
+                h.galloping = false;
+                basis = allot;
+            }
+            if let Some(mut gs) = gait {
+                // A Gallop is declared afresh each MPh (A10).
+                if gs.gait == Gait::Gallop {
+                    gs.gait = Gait::Walk;
+                }
+                gs.at_half_start = gs.gait;
+            }
+        } else if let Some(mut gs) = gait {
+            gs.at_half_start = gs.gait;
+        }
+        *allowance = Allowance { basis, left: basis, used_any: false };
+    }
+}

@@ -1,0 +1,234 @@
+//! The turn sequence of Destrier (D1–D9) as a state machine with ordered system sets.
+//!
+//! Phases that need a player wait for orders (the half-moves); the others run their systems on
+//! entry and move on. Phases whose rules belong to later work (charges, fire, melee) exist,
+//! log that nothing was resolved, and advance.
+
+use super::dice::Dice;
+use super::log::{GameLog, LogEntry, Roll};
+use bevy::prelude::*;
+use serde::Serialize;
+
+/// The phases of a turn, in order (D1–D7).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum Phase {
+    /// Before the first turn starts.
+    #[default]
+    Setup,
+    /// D1: both sides roll 1d6, higher wins, ties reroll.
+    Initiative,
+    /// D2: mounted figures secretly declare charges.
+    ChargeDeclaration,
+    /// D3: spells, missiles and miscellaneous activities, first half.
+    FireFirst,
+    /// D4: the first half-move, winner then loser.
+    FirstHalfMove,
+    /// D5: initiative again.
+    SecondInitiative,
+    /// D3 again, second half.
+    FireSecond,
+    /// D5: the second half-move.
+    SecondHalfMove,
+    /// D6: TAC cards chosen and revealed.
+    Tac,
+    /// D7: melee card rounds.
+    MeleeRounds,
+    /// Bookkeeping between turns (K1).
+    EndOfTurn,
+}
+
+impl Phase {
+    /// Name shown in the log and the window.
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Setup => "setup",
+            Phase::Initiative => "initiative",
+            Phase::ChargeDeclaration => "charge declarations",
+            Phase::FireFirst => "fire and spells (first)",
+            Phase::FirstHalfMove => "first half-move",
+            Phase::SecondInitiative => "second initiative",
+            Phase::FireSecond => "fire and spells (second)",
+            Phase::SecondHalfMove => "second half-move",
+            Phase::Tac => "TAC phase",
+            Phase::MeleeRounds => "melee rounds",
+            Phase::EndOfTurn => "end of turn",
+        }
+    }
+
+    /// The phase after this one.
+    pub fn next(self) -> Phase {
+        match self {
+            Phase::Setup => Phase::Initiative,
+            Phase::Initiative => Phase::ChargeDeclaration,
+            Phase::ChargeDeclaration => Phase::FireFirst,
+            Phase::FireFirst => Phase::FirstHalfMove,
+            Phase::FirstHalfMove => Phase::SecondInitiative,
+            Phase::SecondInitiative => Phase::FireSecond,
+            Phase::FireSecond => Phase::SecondHalfMove,
+            Phase::SecondHalfMove => Phase::Tac,
+            Phase::Tac => Phase::MeleeRounds,
+            Phase::MeleeRounds => Phase::EndOfTurn,
+            Phase::EndOfTurn => Phase::Initiative,
+        }
+    }
+
+    /// True for the phases in which figures move on orders.
+    pub fn is_half_move(self) -> bool {
+        matches!(self, Phase::FirstHalfMove | Phase::SecondHalfMove)
+    }
+
+    /// The half this phase belongs to (D5 rounding).
+    pub fn half(self) -> crate::rules::gait::Half {
+        match self {
+            Phase::SecondInitiative | Phase::FireSecond | Phase::SecondHalfMove => {
+                crate::rules::gait::Half::Second
+            }
+            _ => crate::rules::gait::Half::First,
+        }
+    }
+}
+
+/// Ordered system sets, one per part of the turn; each runs only in its phases.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TurnSet {
+    /// D1, D5 initiative rolls.
+    Initiative,
+    /// D2 charge declarations.
+    Charges,
+    /// D3 fire, spells, activities.
+    Fire,
+    /// D4 half-moves.
+    Movement,
+    /// D6–D7 melee.
+    Melee,
+    /// End-of-turn bookkeeping.
+    EndTurn,
+}
+
+/// Where the turn stands.
+#[derive(Resource, Clone, Debug, Default, Serialize)]
+pub struct TurnState {
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// Number of sides.
+    pub sides: u8,
+    /// Side names, for the log.
+    pub side_names: Vec<String>,
+    /// Initiative winner of the current half (D1/D5); `None` before the first roll.
+    pub initiative: Option<u8>,
+    /// The last initiative rolls, per side (all rerolls included, last one decisive).
+    pub last_rolls: Vec<Vec<u32>>,
+    /// Sides in moving order for the current half-move (winner first, D4).
+    pub move_order: Vec<u8>,
+    /// Index into `move_order` of the side now moving.
+    pub active: usize,
+    /// D1: the side surprised in the first turn, if any.
+    pub surprised: Option<u8>,
+    /// A phase change was requested and not yet taken.
+    #[serde(skip)]
+    pub pending: bool,
+}
+
+impl TurnState {
+    /// The side whose figures may move now, in a half-move.
+    pub fn side_to_move(&self) -> Option<u8> {
+        self.move_order.get(self.active).copied()
+    }
+}
+
+/// Appends a log line stamped with the turn and phase.
+pub fn log_line(log: &mut GameLog, turn: &TurnState, phase: Phase, text: String, roll: Option<Roll>) {
+    log.0.push(LogEntry {
+        turn: turn.turn,
+        phase: phase.label().to_string(),
+        text,
+        roll,
+    });
+}
+
+/// D1/D5: every side rolls 1d6; the highest wins; ties among the highest reroll.
+pub fn roll_initiative(
+    mut turn: ResMut<TurnState>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<GameLog>,
+    phase: Res<State<Phase>>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    let phase = *phase.get();
+    if phase == Phase::Initiative {
+        turn.turn += 1;
+        log_line(&mut log, &turn, phase, format!("Turn {} begins.", turn.turn), None);
+    }
+    let n = turn.sides as usize;
+    if let (Phase::Initiative, 1, Some(s), 2) = (phase, turn.turn, turn.surprised, n) {
+        let winner = 1 - s as usize;
+        let text = format!(
+            "{} is taken by surprise: {} has the initiative in the first turn (D1).",
+            turn.side_names[s as usize], turn.side_names[winner]
+        );
+        log_line(&mut log, &turn, phase, text, None);
+        turn.initiative = Some(winner as u8);
+        turn.last_rolls = vec![Vec::new(); n];
+        turn.move_order = vec![winner as u8, s];
+        turn.active = 0;
+        next.set(phase.next());
+        return;
+    }
+    let mut contenders: Vec<usize> = (0..n).collect();
+    let mut rolls: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let winner = loop {
+        let mut best = 0;
+        let mut vals = Vec::new();
+        for &s in &contenders {
+            let v = dice.roll(6);
+            rolls[s].push(v);
+            vals.push((s, v));
+            best = best.max(v);
+            let by = turn.side_names[s].clone();
+            let text = format!("{by} rolls {v} for initiative (D1).");
+            log_line(
+                &mut log,
+                &turn,
+                phase,
+                text,
+                Some(Roll { die: "d6".into(), value: v, by }),
+            );
+        }
+        contenders = vals.iter().filter(|(_, v)| *v == best).map(|(s, _)| *s).collect();
+        if contenders.len() == 1 {
+            break contenders[0];
+        }
+        log_line(&mut log, &turn, phase, "A tie: the tied sides roll again (D1).".into(), None);
+    };
+    turn.initiative = Some(winner as u8);
+    turn.last_rolls = rolls;
+    let mut order = vec![winner as u8];
+    order.extend((0..turn.sides).filter(|&s| s as usize != winner));
+    turn.move_order = order;
+    turn.active = 0;
+    let text = format!("{} wins the initiative and moves first.", turn.side_names[winner]);
+    log_line(&mut log, &turn, phase, text, None);
+    next.set(phase.next());
+}
+
+/// Phases whose rules are not built yet: say so in the log and move on.
+pub fn pass_through(
+    turn: Res<TurnState>,
+    mut log: ResMut<GameLog>,
+    phase: Res<State<Phase>>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    let phase = *phase.get();
+    let what = match phase {
+        Phase::ChargeDeclaration => "No charges are declared (charge rules are not built yet).",
+        Phase::FireFirst | Phase::FireSecond => {
+            "No fire or spells (missile and spell rules are not built yet)."
+        }
+        Phase::Tac | Phase::MeleeRounds => {
+            "No melee is resolved (the card system is not built yet)."
+        }
+        _ => "Nothing to do.",
+    };
+    log_line(&mut log, &turn, phase, what.to_string(), None);
+    next.set(phase.next());
+}

@@ -1,0 +1,127 @@
+//! The state of every figure as plain data, for `warhorse script`, tests and saves.
+
+use super::components::*;
+use super::log::LogEntry;
+use super::phase::{Phase, TurnState};
+use super::world::{Rules, Sides};
+use bevy::prelude::*;
+use serde::Serialize;
+
+/// One figure's visible state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FigureState {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Side name.
+    pub side: String,
+    /// Cell `[x, y]`.
+    pub cell: [i32; 2],
+    /// Facing name.
+    pub facing: String,
+    /// Gait (mounts), `walk` for foot.
+    pub gait: String,
+    /// Allowance left this half-move, exact (`"27/4"`).
+    pub allowance_left: String,
+    /// The half-move allowance.
+    pub allowance: String,
+    /// Blows left / per phase.
+    pub blows: [u8; 2],
+    /// Body points left / full.
+    pub body: [u16; 2],
+    /// The mount it rides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mounted_on: Option<String>,
+    /// The rider it carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carrying: Option<String>,
+    /// Conditions (R1), a diagonal counter (H6), K1 rest, ASL CX.
+    pub conditions: Vec<String>,
+}
+
+/// The whole visible state.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// Turn number.
+    pub turn: u32,
+    /// Phase.
+    pub phase: String,
+    /// Side to move, in a half-move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<String>,
+    /// Every figure, sorted by id.
+    pub figures: Vec<FigureState>,
+    /// The log.
+    pub log: Vec<LogEntry>,
+}
+
+/// Reads the world into a snapshot.
+pub fn snapshot(world: &mut World) -> Snapshot {
+    let grid = world.resource::<Rules>().0.grid;
+    let sides = world.resource::<Sides>().0.clone();
+    let side_name = |s: u8| sides.get(s as usize).map_or(format!("side {s}"), |x| x.name.clone());
+    let mut ids = world.query::<(Entity, &FigureId)>();
+    let id_of: std::collections::HashMap<Entity, String> =
+        ids.iter(world).map(|(e, f)| (e, f.0.clone())).collect();
+    let mut q = world.query::<(
+        Entity,
+        &FigureId,
+        &FigureName,
+        &SideId,
+        &Position,
+        &Facing,
+        &Allowance,
+        &Blows,
+        &Body,
+        Option<&GaitState>,
+        Option<&RidingOn>,
+        Option<&CarriedBy>,
+        Option<&Conditions>,
+        Option<&Diagonal>,
+        (Option<&GallopStreak>, Option<&AslHorse>),
+    )>();
+    let mut figures: Vec<FigureState> = q
+        .iter(world)
+        .map(|(_, id, name, side, pos, facing, a, blows, body, gait, riding, carried, conds, diag, (streak, asl))| {
+            let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
+            if let Some(Diagonal(Some(h))) = diag {
+                conditions.push(format!("diagonal-{h:?}").to_lowercase());
+            }
+            if streak.is_some_and(|s| s.must_rest) {
+                conditions.push("must-walk (K1)".into());
+            }
+            if asl.is_some_and(|h| h.cx) {
+                conditions.push("CX".into());
+            }
+            FigureState {
+                id: id.0.clone(),
+                name: name.0.clone(),
+                side: side_name(side.0),
+                cell: [pos.0.x, pos.0.y],
+                facing: grid.dir_name(facing.0).to_string(),
+                gait: gait.map_or("walk".into(), |g| g.gait.to_string()),
+                allowance_left: a.left.to_string(),
+                allowance: a.basis.to_string(),
+                blows: [blows.left, blows.max],
+                body: [body.left, body.max],
+                mounted_on: riding.and_then(|r| id_of.get(&r.0).cloned()),
+                carrying: carried.and_then(|c| id_of.get(&c.0).cloned()),
+                conditions,
+            }
+        })
+        .collect();
+    figures.sort_by(|a, b| a.id.cmp(&b.id));
+    let turn = world.resource::<TurnState>();
+    let phase = *world.resource::<State<Phase>>().get();
+    Snapshot {
+        turn: turn.turn,
+        phase: phase.label().to_string(),
+        to_move: phase
+            .is_half_move()
+            .then(|| turn.side_to_move().map(side_name))
+            .flatten(),
+        figures,
+        log: world.resource::<super::log::GameLog>().0.clone(),
+    }
+}

@@ -1,0 +1,146 @@
+//! Building the world from a level, and the board's occupancy kept in step with it.
+
+use super::components::*;
+use crate::level::Level;
+use crate::rules::board::Board;
+use crate::rules::gait::Gait;
+use crate::rules::grid::StandShape;
+use crate::rules::movement::Hand;
+use crate::rules::mp::Mp;
+use crate::rules::ruleset::{Ruleset, TroopType};
+use bevy::prelude::*;
+
+/// The ruleset the game plays.
+#[derive(Resource, Clone, Debug)]
+pub struct Rules(pub Ruleset);
+
+/// The map, with occupancy refreshed after every accepted order.
+#[derive(Resource, Clone, Debug)]
+pub struct Map(pub Board);
+
+/// The level's side names and controls.
+#[derive(Resource, Clone, Debug)]
+pub struct Sides(pub Vec<crate::level::SideSpec>);
+
+/// Spawns every figure of the level; a mounted template becomes a rider and a mount (A1).
+pub fn spawn_level(world: &mut World, level: &Level) {
+    let rules = &level.rules;
+    for f in &level.figures {
+        let t = &f.template;
+        let rider = world
+            .spawn((
+                FigureId(f.id.clone()),
+                FigureName(t.name.clone()),
+                SideId(f.side),
+                Position(f.at),
+                Facing(f.facing),
+                Diagonal(None),
+                Rate(t.rate),
+                Blows { max: t.blows, left: t.blows },
+                Body { max: t.body, left: t.body },
+                Weapon(t.weapon.clone()),
+                Armour(t.armour),
+                Shield(t.shield),
+                Encumbered(t.encumbrance),
+                Weight(t.weight),
+                Dexterity(t.dexterity),
+            ))
+            .insert((
+                Stand {
+                    shape: if t.troop == TroopType::Horse { StandShape::Long } else { StandShape::Square },
+                    size: t.stand_size,
+                },
+                Troop(t.troop),
+                Quality { raw: t.raw, hero: t.hero },
+                Conditions(f.conditions.clone()),
+                Allowance { basis: Mp::ZERO, left: Mp::ZERO, used_any: false },
+                AslInfantry::default(),
+            ))
+            .id();
+        if t.troop == TroopType::Horse {
+            // A riderless horse template: it is a mount without a rider.
+            let class = t.horse_class.clone().unwrap_or_default();
+            world.entity_mut(rider).insert(mount_components(rules, &class, f.gait));
+        }
+        let Some(m) = &t.mount else { continue };
+        let mount = world
+            .spawn((
+                FigureId(format!("{}.mount", f.id)),
+                FigureName(m.name.clone()),
+                SideId(f.side),
+                Position(f.at),
+                Facing(f.facing),
+                Diagonal(None),
+                Blows { max: m.blows, left: m.blows },
+                Body { max: m.body, left: m.body },
+                Weight(m.weight),
+                Stand { shape: m.stand, size: 20 },
+                Troop(TroopType::Horse),
+                SteedSizeOf(m.size),
+                CarriedBy(rider),
+                Allowance { basis: Mp::ZERO, left: Mp::ZERO, used_any: false },
+            ))
+            .insert(mount_components(rules, &m.class, f.gait))
+            .id();
+        let capable_ok = t.troop != TroopType::MountedInfantry;
+        if !capable_ok {
+            // K2: mounted infantry never gallop.
+            if let Some(mut g) = world.get_mut::<GaitState>(mount) {
+                g.capable.retain(|&x| x != Gait::Gallop);
+            }
+        }
+        world.entity_mut(rider).insert(RidingOn(mount));
+    }
+    sync_occupancy(world);
+}
+
+fn mount_components(rules: &Ruleset, class: &str, gait: Gait) -> impl Bundle {
+    let hc = rules.horse_classes.get(class);
+    let walk = hc.map_or(Mp::ZERO, |h| h.walk);
+    let capable = hc.map_or_else(|| vec![Gait::Halt, Gait::Walk], |h| h.gaits.clone());
+    (
+        Rate(walk),
+        HorseClassKey(class.to_string()),
+        GaitState { gait, at_half_start: gait, capable },
+        GallopStreak::default(),
+        VeersThisTurn(0),
+        AslHorse::default(),
+    )
+}
+
+/// Rebuilds the board's occupancy from the figures' positions: one figure (or rider and
+/// mount) per cell (D10a); in `asl` riderless horses do not count (A2).
+pub fn sync_occupancy(world: &mut World) {
+    let asl = world.resource::<Rules>().0.asl.is_some();
+    let mut q = world.query::<(&Position, &SideId, Option<&CarriedBy>, Option<&RidingOn>, &Troop)>();
+    let cells: Vec<_> = q
+        .iter(world)
+        .filter(|(_, _, carried, riding, troop)| {
+            // Count a pair once (by its rider); skip riderless horses in asl.
+            carried.is_none() && !(asl && riding.is_none() && troop.0 == TroopType::Horse)
+        })
+        .map(|(p, s, ..)| (p.0, s.0))
+        .collect();
+    let mut map = world.resource_mut::<Map>();
+    let board = &mut map.0;
+    board.occupant.iter_mut().for_each(|o| *o = 0);
+    for (c, s) in cells {
+        if board.contains(c) {
+            let i = board.index(c);
+            board.occupant[i] = s + 1;
+        }
+    }
+}
+
+/// Finds a figure entity by id.
+pub fn find_figure(world: &mut World, id: &str) -> Option<Entity> {
+    let mut q = world.query::<(Entity, &FigureId)>();
+    q.iter(world).find(|(_, f)| f.0 == id).map(|(e, _)| e)
+}
+
+/// Sets the diagonal-counter state, used by movement and the final adjustment (H6).
+pub fn set_diag(world: &mut World, e: Entity, d: Option<Hand>) {
+    if let Some(mut x) = world.get_mut::<Diagonal>(e) {
+        x.0 = d;
+    }
+}

@@ -1,0 +1,306 @@
+//! Terrain tiles drawn in code: one tile per terrain of the level's legend, each with its own
+//! colour and pattern, cut to a hex on hex maps. Styles come from the terrain's name (levels
+//! name terrains freely, so keywords are matched) and fall back on its rules properties, so
+//! an unknown terrain still looks like what it does.
+
+use super::raster::{Canvas, Rgba, hash2, in_pointy_hex, in_round_rect, in_triangle};
+use crate::rules::board::Terrain;
+use crate::rules::grid::GridKind;
+
+/// The drawing on top of a terrain's base colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Sparse grass specks: open ground.
+    Grass,
+    /// Tree crowns: woods, forest.
+    Trees,
+    /// Small bushes: brush, scrub.
+    Bushes,
+    /// Reed tufts and water dashes: marsh, bog.
+    Reeds,
+    /// Wave lines: water.
+    Waves,
+    /// Contour arcs: hills, slopes.
+    Contours,
+    /// Jagged rocks: crags, rough, mountains.
+    Rocks,
+    /// Wheel ruts: roads and tracks.
+    Ruts,
+    /// Little houses: villages, buildings.
+    Houses,
+    /// Furrow stripes: fields, crops.
+    Furrows,
+}
+
+/// How one terrain is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TerrainStyle {
+    /// Ground colour.
+    pub base: Rgba,
+    /// Pattern colour.
+    pub ink: Rgba,
+    /// What is drawn on the ground.
+    pub pattern: Pattern,
+}
+
+const fn style(base: Rgba, ink: Rgba, pattern: Pattern) -> TerrainStyle {
+    TerrainStyle { base, ink, pattern }
+}
+
+/// Keyword table, first match wins (so "wooded hill" reads as woods, which matters more).
+const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
+    (
+        &["wood", "forest", "tree", "orchard", "grove", "jungle"],
+        style([70, 118, 58, 255], [34, 74, 32, 255], Pattern::Trees),
+    ),
+    (
+        &["brush", "scrub", "bush", "hedge", "thicket", "heath"],
+        style([142, 160, 92, 255], [82, 108, 52, 255], Pattern::Bushes),
+    ),
+    (
+        &["marsh", "swamp", "bog", "fen", "mud"],
+        style([112, 140, 112, 255], [56, 96, 120, 255], Pattern::Reeds),
+    ),
+    (
+        &["water", "river", "stream", "lake", "pond", "sea", "ford", "brook"],
+        style([72, 128, 190, 255], [168, 206, 236, 255], Pattern::Waves),
+    ),
+    (
+        &["crag", "rock", "cliff", "mountain", "boulder", "rough", "ravine", "scree"],
+        style([138, 134, 126, 255], [74, 70, 66, 255], Pattern::Rocks),
+    ),
+    (
+        &["hill", "slope", "rise", "ridge", "mound"],
+        style([186, 166, 106, 255], [130, 106, 60, 255], Pattern::Contours),
+    ),
+    (
+        &["road", "track", "path", "trail", "bridge"],
+        style([196, 174, 132, 255], [150, 120, 80, 255], Pattern::Ruts),
+    ),
+    (
+        &["village", "house", "building", "town", "hut", "farm", "wall", "ruin", "castle"],
+        style([172, 168, 140, 255], [150, 64, 48, 255], Pattern::Houses),
+    ),
+    (
+        &["field", "crop", "grain", "wheat", "plough", "plow", "vineyard"],
+        style([214, 196, 110, 255], [176, 150, 70, 255], Pattern::Furrows),
+    ),
+    (
+        &["sand", "desert", "dune", "beach"],
+        style([226, 208, 152, 255], [196, 172, 110, 255], Pattern::Grass),
+    ),
+    (
+        &["open", "clear", "grass", "plain", "meadow", "pasture", "steppe"],
+        style([150, 186, 104, 255], [116, 152, 76, 255], Pattern::Grass),
+    ),
+];
+
+/// The style for a terrain: by name keyword, else by what it does in the rules, else a
+/// colour hashed from the name so two unknown terrains still differ.
+pub fn terrain_style(t: &Terrain) -> TerrainStyle {
+    let name = t.name.to_ascii_lowercase();
+    if let Some((_, s)) = KEYWORDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| name.contains(w)))
+    {
+        return *s;
+    }
+    if t.cost.is_none() {
+        return style([96, 92, 88, 255], [52, 50, 48, 255], Pattern::Rocks);
+    }
+    if t.blocks_sight {
+        return style([70, 118, 58, 255], [34, 74, 32, 255], Pattern::Trees);
+    }
+    if t.cover {
+        return style([142, 160, 92, 255], [82, 108, 52, 255], Pattern::Bushes);
+    }
+    let h = name.bytes().fold(7u32, |h, b| hash2(h, u32::from(b), 11));
+    let c = |k: u32| 110 + ((h >> k) & 0x5f) as u8;
+    style([c(0), c(8), c(16), 255], [c(4) / 2, c(12) / 2, c(20) / 2, 255], Pattern::Grass)
+}
+
+/// Pixel size of one tile image: square cells, or pointy-top hexes (height rounded up).
+pub fn tile_pixels(grid: GridKind, cell: f32) -> (u32, u32) {
+    let w = cell.round() as u32;
+    match grid {
+        GridKind::Square => (w, w),
+        GridKind::Hex => (w, (cell * 2.0 / 3f32.sqrt()).ceil() as u32),
+    }
+}
+
+/// The tilemap texture: one tile per terrain id, left to right, so a cell's terrain id is its
+/// tile index. Never empty (a blank tile stands in for an empty legend).
+pub fn terrain_atlas(terrains: &[Terrain], grid: GridKind, cell: f32) -> Canvas {
+    let (w, h) = tile_pixels(grid, cell);
+    let n = terrains.len().max(1) as u32;
+    let mut atlas = Canvas::new(w * n, h);
+    for (i, t) in terrains.iter().enumerate() {
+        terrain_tile(&terrain_style(t), grid, w, h, i as u32).blit_into(&mut atlas, i as u32 * w, 0);
+    }
+    atlas
+}
+
+/// One terrain tile: ground, pattern, then the cell outline that doubles as grid lines.
+pub fn terrain_tile(s: &TerrainStyle, grid: GridKind, w: u32, h: u32, seed: u32) -> Canvas {
+    let mut c = Canvas::new(w, h);
+    c.fill(s.base, |_, _| true);
+    draw_pattern(&mut c, s, seed);
+    let (wf, hf) = (w as f32, h as f32);
+    let edge: Rgba = [40, 44, 36, 110];
+    match grid {
+        GridKind::Square => {
+            c.fill(edge, |x, y| x < 1.0 || y < 1.0 || x > wf - 1.0 || y > hf - 1.0);
+        }
+        GridKind::Hex => {
+            let (cx, cy) = (wf / 2.0, hf / 2.0);
+            c.clip(|x, y| in_pointy_hex(x, y, cx, cy, wf));
+            c.fill(edge, |x, y| {
+                in_pointy_hex(x, y, cx, cy, wf) && !in_pointy_hex(x, y, cx, cy, wf - 2.5)
+            });
+        }
+    }
+    c
+}
+
+/// Points scattered over the tile on a jittered `k` × `k` grid, the same for the same seed.
+fn scatter(w: f32, h: f32, k: u32, seed: u32) -> Vec<(f32, f32)> {
+    let mut pts = Vec::new();
+    for j in 0..k {
+        for i in 0..k {
+            let r = hash2(i, j, seed);
+            let jx = (r & 0xff) as f32 / 255.0 - 0.5;
+            let jy = ((r >> 8) & 0xff) as f32 / 255.0 - 0.5;
+            let x = (i as f32 + 0.5 + jx * 0.6) * w / k as f32;
+            let y = (j as f32 + 0.5 + jy * 0.6) * h / k as f32;
+            pts.push((x, y));
+        }
+    }
+    pts
+}
+
+fn draw_pattern(c: &mut Canvas, s: &TerrainStyle, seed: u32) {
+    let (w, h) = (c.width as f32, c.height as f32);
+    let ink = s.ink;
+    let u = w / 64.0; // pattern unit: sizes scale with the tile
+    match s.pattern {
+        Pattern::Grass => {
+            for (x, y) in scatter(w, h, 5, seed) {
+                c.fill(ink, |px, py| (px - x).abs() < 0.8 * u && py < y && py > y - 3.0 * u);
+            }
+        }
+        Pattern::Trees | Pattern::Bushes => {
+            let (k, r) = if s.pattern == Pattern::Trees { (3, 9.0 * u) } else { (4, 4.5 * u) };
+            let crown = lighten(s.base, 28);
+            for (x, y) in scatter(w, h, k, seed) {
+                c.fill(ink, |px, py| (px - x).powi(2) + (py - y - u).powi(2) < r * r);
+                c.fill(crown, |px, py| {
+                    (px - x + u).powi(2) + (py - y + u).powi(2) < (r - 1.8 * u).powi(2)
+                });
+            }
+        }
+        Pattern::Reeds => {
+            for (x, y) in scatter(w, h, 4, seed) {
+                c.fill(ink, |px, py| (py - y).abs() < 0.7 * u && (px - x).abs() < 5.0 * u);
+                c.fill(darken(s.base, 50), |px, py| {
+                    py < y - u && py > y - 6.0 * u && ((px - x).abs() < 0.6 * u || (px - x - 2.5 * u).abs() < 0.6 * u)
+                });
+            }
+        }
+        Pattern::Waves => {
+            for row in 0..5 {
+                let y0 = (row as f32 + 0.5) * h / 5.0;
+                let phase = (seed + row) as f32;
+                c.fill(ink, |px, py| (py - y0 - 2.0 * u * (px / (5.0 * u) + phase).sin()).abs() < 0.9 * u);
+            }
+        }
+        Pattern::Contours => {
+            let (cx, cy) = (w / 2.0, h * 0.62);
+            for r in [10.0 * u, 20.0 * u] {
+                c.fill(ink, |px, py| {
+                    let d = ((px - cx).powi(2) + (py - cy).powi(2)).sqrt();
+                    (d - r).abs() < 1.1 * u && py < cy + 4.0 * u
+                });
+            }
+        }
+        Pattern::Rocks => {
+            for (x, y) in scatter(w, h, 3, seed) {
+                let s2 = 7.0 * u;
+                let (a, b, t) = ((x - s2, y + s2 * 0.6), (x + s2, y + s2 * 0.6), (x, y - s2));
+                c.fill(ink, |px, py| in_triangle((px, py), a, b, t));
+                c.fill(lighten(s.base, 30), |px, py| {
+                    in_triangle((px, py), (x - s2 * 0.3, y), (x + s2 * 0.2, y), (x, y - s2 * 0.7))
+                });
+            }
+        }
+        Pattern::Ruts => {
+            for off in [-5.0 * u, 5.0 * u] {
+                c.fill(ink, |_, py| (py - h / 2.0 - off).abs() < 1.0 * u);
+            }
+        }
+        Pattern::Houses => {
+            for (x, y) in scatter(w, h, 2, seed) {
+                let (hw, hh) = (6.0 * u, 5.0 * u);
+                c.fill([236, 226, 200, 255], |px, py| {
+                    in_round_rect(px, py, x - hw, y - hh * 0.2, x + hw, y + hh, 0.5)
+                });
+                c.fill(ink, |px, py| {
+                    in_triangle((px, py), (x - hw - u, y), (x + hw + u, y), (x, y - hh))
+                });
+            }
+        }
+        Pattern::Furrows => {
+            let period = 8.0 * u;
+            c.fill(ink, |px, py| (px + py).rem_euclid(period) < 2.0 * u);
+        }
+    }
+}
+
+fn lighten(c: Rgba, k: u8) -> Rgba {
+    [c[0].saturating_add(k), c[1].saturating_add(k), c[2].saturating_add(k), c[3]]
+}
+
+fn darken(c: Rgba, k: u8) -> Rgba {
+    [c[0].saturating_sub(k), c[1].saturating_sub(k), c[2].saturating_sub(k), c[3]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terrain(name: &str, passable: bool) -> Terrain {
+        Terrain {
+            name: name.to_string(),
+            cost: passable.then_some(crate::rules::mp::Mp::ONE),
+            mounted_cost: None,
+            no_gallop: false,
+            cover: false,
+            blocks_sight: false,
+        }
+    }
+
+    #[test]
+    fn common_terrains_get_distinct_styles() {
+        let names = ["open", "woods", "marsh", "river", "hill", "crag", "road", "village", "field"];
+        let styles: Vec<_> = names.iter().map(|n| terrain_style(&terrain(n, true))).collect();
+        for (i, a) in styles.iter().enumerate() {
+            for b in &styles[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(terrain_style(&terrain("Dense Forest", true)).pattern, Pattern::Trees);
+    }
+
+    #[test]
+    fn atlas_has_one_tile_per_terrain_and_hex_corners_are_clear() {
+        let ts = vec![terrain("open", true), terrain("woods", true), terrain("zzz", false)];
+        let a = terrain_atlas(&ts, GridKind::Hex, 64.0);
+        let (w, h) = tile_pixels(GridKind::Hex, 64.0);
+        assert_eq!((a.width, a.height), (3 * w, h));
+        assert_eq!(h, 74);
+        assert_eq!(a.get(0, 0)[3], 0); // outside the hex
+        assert_eq!(a.get(w / 2, h / 2)[3], 255);
+        let sq = terrain_atlas(&ts, GridKind::Square, 64.0);
+        assert_eq!(sq.get(0, 0)[3], 255);
+        assert!(terrain_atlas(&[], GridKind::Square, 64.0).width > 0);
+    }
+}
