@@ -58,8 +58,9 @@ pub struct CounterParts {
 
 /// Counter sizes as fractions of a cell width.
 const COUNTER: f32 = 0.74;
-const WEDGE: f32 = 0.26;
+const WEDGE: f32 = 0.3;
 const MARK: f32 = 0.17;
+const SHOE: f32 = 0.22;
 const RING: f32 = 1.04;
 
 /// Figures that need a counter: placed, and not carried by a rider.
@@ -93,7 +94,7 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
     let ring = part((sprite(&art.ring, RING * cell, Color::srgb(1.0, 0.85, 0.2)), at(0.0, 0.0, 0.0), hidden));
     let base = part((sprite(&art.base, COUNTER * cell, Color::WHITE), at(0.0, 0.0, 0.1), Visibility::Inherited));
     let wedge = part((sprite(&art.wedge, WEDGE * cell, Color::srgb(1.0, 0.95, 0.7)), at(0.0, 0.0, 0.4), hidden));
-    let horseshoe = part((sprite(&art.horseshoe, MARK * cell, Color::srgb(0.95, 0.88, 0.7)), at(0.0, -0.22, 0.3), hidden));
+    let horseshoe = part((sprite(&art.horseshoe, SHOE * cell, Color::srgb(0.95, 0.88, 0.7)), at(0.0, -0.21, 0.3), hidden));
     let wound = part((sprite(&art.dot, MARK * cell, Color::srgb(0.95, 0.1, 0.1)), at(0.19, -0.2, 0.3), hidden));
     let mount_wound = part((sprite(&art.dot, MARK * cell, Color::srgb(1.0, 0.55, 0.1)), at(-0.19, -0.2, 0.3), hidden));
     let letter = commands

@@ -24,8 +24,11 @@ pub enum Pattern {
     Contours,
     /// Jagged rocks: crags, rough, mountains.
     Rocks,
-    /// Wheel ruts: roads and tracks.
-    Ruts,
+    /// Packed gravel: roads and tracks (no direction, since a tile does not know its
+    /// neighbours).
+    Gravel,
+    /// Coursed stones: walls.
+    Bricks,
     /// Little houses: villages, buildings.
     Houses,
     /// Furrow stripes: fields, crops.
@@ -62,11 +65,15 @@ const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
         style([112, 140, 112, 255], [56, 96, 120, 255], Pattern::Reeds),
     ),
     (
+        &["ford", "shallow", "shoal"],
+        style([132, 168, 178, 255], [214, 232, 240, 255], Pattern::Waves),
+    ),
+    (
         &["water", "river", "stream", "lake", "pond", "sea", "ford", "brook"],
         style([72, 128, 190, 255], [168, 206, 236, 255], Pattern::Waves),
     ),
     (
-        &["crag", "rock", "cliff", "mountain", "boulder", "rough", "ravine", "scree"],
+        &["crag", "rock", "cliff", "mountain", "boulder", "rough", "ravine", "scree", "rubble"],
         style([138, 134, 126, 255], [74, 70, 66, 255], Pattern::Rocks),
     ),
     (
@@ -75,10 +82,14 @@ const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
     ),
     (
         &["road", "track", "path", "trail", "bridge"],
-        style([196, 174, 132, 255], [150, 120, 80, 255], Pattern::Ruts),
+        style([196, 174, 132, 255], [150, 120, 80, 255], Pattern::Gravel),
     ),
     (
-        &["village", "house", "building", "town", "hut", "farm", "wall", "ruin", "castle"],
+        &["wall", "palisade", "fence", "rampart"],
+        style([156, 146, 130, 255], [92, 86, 78, 255], Pattern::Bricks),
+    ),
+    (
+        &["village", "house", "building", "town", "hut", "farm", "ruin", "castle"],
         style([172, 168, 140, 255], [150, 64, 48, 255], Pattern::Houses),
     ),
     (
@@ -114,9 +125,18 @@ pub fn terrain_style(t: &Terrain) -> TerrainStyle {
     if t.cover {
         return style([142, 160, 92, 255], [82, 108, 52, 255], Pattern::Bushes);
     }
+    // Unknown and unremarkable: an earthy tone picked by the name, so two such terrains still
+    // differ, from a palette that never clashes with the counters' side colours.
+    const EARTH: [Rgba; 5] = [
+        [176, 160, 120, 255],
+        [150, 170, 130, 255],
+        [186, 150, 120, 255],
+        [140, 150, 150, 255],
+        [170, 176, 104, 255],
+    ];
     let h = name.bytes().fold(7u32, |h, b| hash2(h, u32::from(b), 11));
-    let c = |k: u32| 110 + ((h >> k) & 0x5f) as u8;
-    style([c(0), c(8), c(16), 255], [c(4) / 2, c(12) / 2, c(20) / 2, 255], Pattern::Grass)
+    let base = EARTH[(h % EARTH.len() as u32) as usize];
+    style(base, darken(base, 50), Pattern::Grass)
 }
 
 /// Pixel size of one tile image: square cells, or pointy-top hexes (height rounded up).
@@ -232,19 +252,29 @@ fn draw_pattern(c: &mut Canvas, s: &TerrainStyle, seed: u32) {
                 });
             }
         }
-        Pattern::Ruts => {
-            for off in [-5.0 * u, 5.0 * u] {
-                c.fill(ink, |_, py| (py - h / 2.0 - off).abs() < 1.0 * u);
+        Pattern::Gravel => {
+            for (x, y) in scatter(w, h, 6, seed) {
+                c.fill(ink, |px, py| (px - x).powi(2) + (py - y).powi(2) < (1.6 * u).powi(2));
             }
         }
+        Pattern::Bricks => {
+            let (bw, bh) = (12.0 * u, 7.0 * u);
+            c.fill(ink, |px, py| {
+                let row = (py / bh).floor();
+                let shift = if row as i32 % 2 == 0 { 0.0 } else { bw / 2.0 };
+                py.rem_euclid(bh) < 1.2 * u || (px + shift).rem_euclid(bw) < 1.2 * u
+            });
+        }
         Pattern::Houses => {
-            for (x, y) in scatter(w, h, 2, seed) {
-                let (hw, hh) = (6.0 * u, 5.0 * u);
+            let (cx, cy) = (w / 2.0, h / 2.0);
+            let (hw, hh) = (7.0 * u, 6.0 * u);
+            for (dx, dy) in [(-10.0, -5.0), (9.0, -8.0), (1.0, 9.0)] {
+                let (x, y) = (cx + dx * u, cy + dy * u);
                 c.fill([236, 226, 200, 255], |px, py| {
-                    in_round_rect(px, py, x - hw, y - hh * 0.2, x + hw, y + hh, 0.5)
+                    in_round_rect(px, py, x - hw, y, x + hw, y + hh, 0.5)
                 });
                 c.fill(ink, |px, py| {
-                    in_triangle((px, py), (x - hw - u, y), (x + hw + u, y), (x, y - hh))
+                    in_triangle((px, py), (x - hw - u, y + 0.5 * u), (x + hw + u, y + 0.5 * u), (x, y - hh))
                 });
             }
         }
