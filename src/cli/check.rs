@@ -7,7 +7,7 @@ pub fn run(files: &[PathBuf]) -> i32 {
     let mut bad = 0;
     for f in files {
         match crate::level::load::check_file(f) {
-            Ok(kind) => println!("{}: ok ({kind})", f.display()),
+            Ok(kind) => super::emit(&format!("{}: ok ({kind})\n", f.display())),
             Err(errs) => {
                 bad += 1;
                 eprintln!("{errs}");

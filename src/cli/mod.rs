@@ -99,3 +99,11 @@ fn load_or_report(path: &std::path::Path) -> Result<crate::level::Level, i32> {
         2
     })
 }
+
+/// Writes command output to stdout; a closed pipe (`warhorse reach … | head`) ends the output
+/// quietly instead of panicking.
+fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}

@@ -97,14 +97,16 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
     };
     if json {
         match serde_json::to_string_pretty(&out) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => super::emit(&format!("{s}\n")),
             Err(e) => {
                 eprintln!("{e}");
                 return 2;
             }
         }
     } else {
-        println!(
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let _ = writeln!(o, 
             "{} at ({},{}) facing {}, {}, {} to move{}",
             out.unit,
             out.from[0],
@@ -114,9 +116,9 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
             out.allowance,
             setup.blocked.map(|b| format!(" — {b}")).unwrap_or_default()
         );
-        println!("{} cell/facing ends:", out.ends.len());
+        let _ = writeln!(o, "{} cell/facing ends:", out.ends.len());
         for (c, end) in out.ends.iter().zip(reach.ends()) {
-            println!(
+            let _ = writeln!(o, 
                 "  ({},{}) {:<2} cost {:<6} {}",
                 c.cell[0],
                 c.cell[1],
@@ -125,6 +127,7 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
                 steps_text(grid, &reach.path(end))
             );
         }
+        super::emit(&o);
     }
     0
 }

@@ -59,7 +59,7 @@ pub fn run(level: &Path, orders: &Path, seed: u64, json: bool) -> i32 {
     let out = play(&level, &orders, seed);
     if json {
         match serde_json::to_string_pretty(&out) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => super::emit(&format!("{s}\n")),
             Err(e) => {
                 eprintln!("{e}");
                 return 2;
@@ -95,15 +95,21 @@ fn play(level: &crate::level::Level, orders: &[Order], seed: u64) -> ScriptOut {
 }
 
 fn print_text(out: &ScriptOut) {
-    println!("{} (seed {})", out.level, out.seed);
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let _ = writeln!(text, "{} (seed {})", out.level, out.seed);
     for o in &out.orders {
         match &o.reason {
-            None => println!("{:>3}. {}: accepted", o.n, o.order),
-            Some(r) => println!("{:>3}. {}: REFUSED — {r}", o.n, o.order),
+            None => {
+                let _ = writeln!(text, "{:>3}. {}: accepted", o.n, o.order);
+            }
+            Some(r) => {
+                let _ = writeln!(text, "{:>3}. {}: REFUSED — {r}", o.n, o.order);
+            }
         }
     }
     let s = &out.state;
-    println!(
+    let _ = writeln!(text, 
         "\nTurn {}, {}{}",
         s.turn,
         s.phase,
@@ -115,7 +121,7 @@ fn print_text(out: &ScriptOut) {
             (_, Some(r)) => format!(" carrying {r}"),
             _ => String::new(),
         };
-        println!(
+        let _ = writeln!(text, 
             "  {:<14} {:<6} ({},{}) {:<2} {:<6} {}/{} left, blows {}/{}, body {}/{}{link}{}",
             f.id,
             f.side,
@@ -132,8 +138,9 @@ fn print_text(out: &ScriptOut) {
             if f.conditions.is_empty() { String::new() } else { format!(" [{}]", f.conditions.join(", ")) }
         );
     }
-    println!("\nLog:");
+    let _ = writeln!(text, "\nLog:");
     for l in &s.log {
-        println!("  T{} {}: {}", l.turn, l.phase, l.text);
+        let _ = writeln!(text, "  T{} {}: {}", l.turn, l.phase, l.text);
     }
+    super::emit(&text);
 }

@@ -92,3 +92,6 @@ pub fn window_app(level: Level) -> App {
 pub fn run_window(level: Level) -> AppExit {
     window_app(level).run()
 }
+
+#[cfg(test)]
+mod tests;
