@@ -123,7 +123,11 @@ fn cases() -> Vec<Case> {
                         stops: Vec::new(),
                     },
                 );
-                let grid_name = if grid == GridKind::Square { "square" } else { "hex" };
+                let grid_name = if grid == GridKind::Square {
+                    "square"
+                } else {
+                    "hex"
+                };
                 out.push(Case {
                     name: format!("{grid_name}-{horse}-{gait}-{span}"),
                     board: board.clone(),
@@ -183,7 +187,11 @@ fn bench_reach(c: &mut Criterion) {
         // Both compute the same thing (checked once, outside the timed loops).
         let ours = ours_cells(&case);
         let theirs = theirs_cells(&case);
-        assert_eq!(ours, theirs, "{}: warhorse and pathfinding disagree", case.name);
+        assert_eq!(
+            ours, theirs,
+            "{}: warhorse and pathfinding disagree",
+            case.name
+        );
         eprintln!(
             "{} (allowance {}): {} cells reachable, {} poses settled",
             case.name,
@@ -194,9 +202,11 @@ fn bench_reach(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("warhorse", &case.name), &case, |b, k| {
             b.iter(|| reachable(&k.board, &k.mover, black_box(k.start), black_box(k.left)))
         });
-        group.bench_with_input(BenchmarkId::new("pathfinding", &case.name), &case, |b, k| {
-            b.iter(|| pathfinding_reach(black_box(k)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("pathfinding", &case.name),
+            &case,
+            |b, k| b.iter(|| pathfinding_reach(black_box(k))),
+        );
     }
     group.finish();
 }

@@ -4,10 +4,10 @@
 //!
 //! With `--demo`, the first figure is selected and the second wounded, to show those marks.
 
+use bevy::prelude::*;
 use std::path::Path;
 use warhorse::sim::components::{Body, FigureId};
 use warhorse::ui::{Selected, window_app};
-use bevy::prelude::*;
 
 fn main() -> AppExit {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,7 +54,9 @@ fn demo_marks(
     if let Some((_, first)) = riders.first() {
         commands.entity(*first).insert(Selected);
     }
-    let Some((second, _)) = riders.get(1) else { return };
+    let Some((second, _)) = riders.get(1) else {
+        return;
+    };
     for (_, id, mut body) in &mut figures {
         if id.0 == *second || id.0 == format!("{second}/mount") {
             body.left = body.left.saturating_sub(1);

@@ -68,17 +68,28 @@ pub fn main() -> i32 {
     match cli.command {
         None => open_window(cli.level),
         Some(Command::Check { files }) => check::run(&files),
-        Some(Command::Reach { level, unit, gait, allowance, json }) => {
-            reach::run(&level, &unit, gait.as_deref(), allowance.as_deref(), json)
-        }
-        Some(Command::Script { level, orders, seed, json }) => script::run(&level, &orders, seed, json),
+        Some(Command::Reach {
+            level,
+            unit,
+            gait,
+            allowance,
+            json,
+        }) => reach::run(&level, &unit, gait.as_deref(), allowance.as_deref(), json),
+        Some(Command::Script {
+            level,
+            orders,
+            seed,
+            json,
+        }) => script::run(&level, &orders, seed, json),
     }
 }
 
 fn open_window(level: Option<PathBuf>) -> i32 {
     let loaded = match &level {
         Some(p) => crate::level::load_level_file(p),
-        None => crate::level::load_level_str(crate::level::DEFAULT_LEVEL, "<embedded default>", None),
+        None => {
+            crate::level::load_level_str(crate::level::DEFAULT_LEVEL, "<embedded default>", None)
+        }
     };
     match loaded {
         Ok(l) => {

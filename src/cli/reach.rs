@@ -30,7 +30,13 @@ struct ReachOut {
 }
 
 /// Prints the area; returns the exit code.
-pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>, json: bool) -> i32 {
+pub fn run(
+    level: &Path,
+    unit: &str,
+    gait: Option<&str>,
+    allowance: Option<&str>,
+    json: bool,
+) -> i32 {
     let level = match super::load_or_report(level) {
         Ok(l) => l,
         Err(code) => return code,
@@ -41,7 +47,9 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
         eprintln!("there is no figure {unit:?} in {}", level.source);
         return 2;
     };
-    let e = world.get::<crate::sim::components::CarriedBy>(e).map_or(e, |c| c.0);
+    let e = world
+        .get::<crate::sim::components::CarriedBy>(e)
+        .map_or(e, |c| c.0);
     let mover_e = world.get::<RidingOn>(e).map_or(e, |r| r.0);
     if let Some(g) = gait {
         let Some(g) = Gait::parse(g) else {
@@ -54,13 +62,18 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
         };
         gs.gait = g;
         let rules = world.resource::<Rules>().0.clone();
-        let rate = world.get::<crate::sim::components::Rate>(mover_e).map_or(Mp::ZERO, |r| r.0);
+        let rate = world
+            .get::<crate::sim::components::Rate>(mover_e)
+            .map_or(Mp::ZERO, |r| r.0);
         let Some(t) = crate::rules::allowance::half_move_allowance(&rules, rate, g, []) else {
             eprintln!("the {} ruleset has no {g} gait", rules.name);
             return 2;
         };
-        *world.get_mut::<Allowance>(mover_e).expect("allowance") =
-            Allowance { basis: t.total, left: t.total, used_any: false };
+        *world.get_mut::<Allowance>(mover_e).expect("allowance") = Allowance {
+            basis: t.total,
+            left: t.total,
+            used_any: false,
+        };
     }
     if let Some(a) = allowance {
         match a.parse::<Mp>() {
@@ -106,7 +119,8 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
     } else {
         use std::fmt::Write as _;
         let mut o = String::new();
-        let _ = writeln!(o, 
+        let _ = writeln!(
+            o,
             "{} at ({},{}) facing {}, {}, {} to move{}",
             out.unit,
             out.from[0],
@@ -118,7 +132,8 @@ pub fn run(level: &Path, unit: &str, gait: Option<&str>, allowance: Option<&str>
         );
         let _ = writeln!(o, "{} cell/facing ends:", out.ends.len());
         for (c, end) in out.ends.iter().zip(reach.ends()) {
-            let _ = writeln!(o, 
+            let _ = writeln!(
+                o,
                 "  ({},{}) {:<2} cost {:<6} {}",
                 c.cell[0],
                 c.cell[1],

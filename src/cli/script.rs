@@ -29,7 +29,11 @@ struct ScriptOut {
 pub fn load_orders(path: &Path) -> Result<Vec<Order>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if meta.len() > crate::level::MAX_FILE_BYTES {
-        return Err(format!("{}:1:1: file larger than the {} byte limit", path.display(), crate::level::MAX_FILE_BYTES));
+        return Err(format!(
+            "{}:1:1: file larger than the {} byte limit",
+            path.display(),
+            crate::level::MAX_FILE_BYTES
+        ));
     }
     let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse_orders(&src, &path.display().to_string())
@@ -39,7 +43,12 @@ pub fn load_orders(path: &Path) -> Result<Vec<Order>, String> {
 pub fn parse_orders(src: &str, file: &str) -> Result<Vec<Order>, String> {
     ron::Options::default()
         .from_str::<Vec<Order>>(src)
-        .map_err(|e| format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+        .map_err(|e| {
+            format!(
+                "{file}:{}:{}: {}",
+                e.span.start.line, e.span.start.col, e.code
+            )
+        })
 }
 
 /// Plays the script; returns the exit code (0 even when orders are refused: refusals are
@@ -109,11 +118,15 @@ fn print_text(out: &ScriptOut) {
         }
     }
     let s = &out.state;
-    let _ = writeln!(text, 
+    let _ = writeln!(
+        text,
         "\nTurn {}, {}{}",
         s.turn,
         s.phase,
-        s.to_move.as_ref().map(|m| format!(", {m} to move")).unwrap_or_default()
+        s.to_move
+            .as_ref()
+            .map(|m| format!(", {m} to move"))
+            .unwrap_or_default()
     );
     for f in &s.figures {
         let link = match (&f.mounted_on, &f.carrying) {
@@ -121,7 +134,8 @@ fn print_text(out: &ScriptOut) {
             (_, Some(r)) => format!(" carrying {r}"),
             _ => String::new(),
         };
-        let _ = writeln!(text, 
+        let _ = writeln!(
+            text,
             "  {:<14} {:<6} ({},{}) {:<2} {:<6} {}/{} left, blows {}/{}, body {}/{}{link}{}",
             f.id,
             f.side,
@@ -135,7 +149,11 @@ fn print_text(out: &ScriptOut) {
             f.blows[1],
             f.body[0],
             f.body[1],
-            if f.conditions.is_empty() { String::new() } else { format!(" [{}]", f.conditions.join(", ")) }
+            if f.conditions.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", f.conditions.join(", "))
+            }
         );
     }
     let _ = writeln!(text, "\nLog:");

@@ -131,7 +131,31 @@ pub fn load_level_str(src: &str, file: &str, base_dir: Option<&Path>) -> Result<
     let rules = resolve_ruleset(&lf.ruleset, base_dir, &mut cx);
     let level = build_level(lf, rules, &mut cx);
     match level {
-        Some(level) => cx.finish(level),
+        Some(mut level) => {
+            level.text = src.to_string();
+            cx.finish(level)
+        }
+        None => Err(cx.into_errors()),
+    }
+}
+
+/// Parses and checks level text against a ruleset already in hand (a saved game carries its
+/// ruleset, so a save loads even if the ruleset file has since changed or moved).
+pub fn load_level_str_with(src: &str, file: &str, rules: Ruleset) -> Result<Level, LoadErrors> {
+    if src.len() as u64 > MAX_FILE_BYTES {
+        return Err(file_too_big(file, src.len() as u64));
+    }
+    let text = normalise(src, Some("Level"));
+    check_token_lengths(&text, file)?;
+    check_level_header(&text, file)?;
+    let lf: LevelFile = parse(&text, file)?;
+    let mut cx = Ctx::new(file, &text);
+    let level = build_level(lf, Some(rules), &mut cx);
+    match level {
+        Some(mut level) => {
+            level.text = src.to_string();
+            cx.finish(level)
+        }
         None => Err(cx.into_errors()),
     }
 }
@@ -894,6 +918,7 @@ fn build_level(lf: LevelFile, rules: Option<Ruleset>, cx: &mut Ctx) -> Option<Le
     board.terrain = map.terrain;
     Some(Level {
         source: cx.file.to_string(),
+        text: String::new(),
         file: lf,
         rules,
         board,

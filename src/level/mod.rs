@@ -8,7 +8,10 @@ pub mod error;
 pub mod load;
 
 pub use error::{LoadError, LoadErrors};
-pub use load::{load_level_file, load_level_str, load_ruleset_file, load_ruleset_str, builtin_ruleset, DEFAULT_LEVEL};
+pub use load::{
+    DEFAULT_LEVEL, builtin_ruleset, check_file, default_level, load_level_file, load_level_str,
+    load_level_str_with, load_ruleset_file, load_ruleset_str,
+};
 
 use crate::rules::board::{Board, Terrain};
 use crate::rules::gait::Gait;
@@ -135,6 +138,8 @@ pub struct PlacedFigure {
 pub struct Level {
     /// Where it came from (a path, or `<embedded default>`), for messages.
     pub source: String,
+    /// The level's text as read (kept in saved games).
+    pub text: String,
     /// The file as written.
     pub file: LevelFile,
     /// The ruleset it plays.

@@ -152,18 +152,34 @@ mod tests {
     /// most 4 more MF ridden before a dismount.
     #[test]
     fn a4_first_worked_example() {
-        let mut inf = InfantryMf { allot: mf(4), spent: mf(1), ..Default::default() };
-        let mut horse = HorseMf { allot: mf(12), ..Default::default() };
+        let mut inf = InfantryMf {
+            allot: mf(4),
+            spent: mf(1),
+            ..Default::default()
+        };
+        let mut horse = HorseMf {
+            allot: mf(12),
+            ..Default::default()
+        };
         let c = mount_or_dismount(&inf, &horse, mf(1)).unwrap();
         pay(&mut inf, &mut horse, &c);
         assert_eq!(horse.left(), mf(6));
         horse.allot += mf(4); // Gallop declared during the MPh (A10)
         assert_eq!(horse.left(), mf(10));
         for ridden in 1..=4 {
-            let h = HorseMf { used: mf(ridden), ..horse };
-            assert!(mount_or_dismount(&inf, &h, mf(1)).is_ok(), "{ridden} MF ridden");
+            let h = HorseMf {
+                used: mf(ridden),
+                ..horse
+            };
+            assert!(
+                mount_or_dismount(&inf, &h, mf(1)).is_ok(),
+                "{ridden} MF ridden"
+            );
         }
-        let h = HorseMf { used: mf(5), ..horse };
+        let h = HorseMf {
+            used: mf(5),
+            ..horse
+        };
         assert!(matches!(
             mount_or_dismount(&inf, &h, mf(1)),
             Err(AslRefusal::Infantry { .. })
@@ -174,11 +190,21 @@ mod tests {
     /// horse losing 5.
     #[test]
     fn a4_second_worked_example() {
-        let inf = InfantryMf { allot: mf(4), ..Default::default() };
-        let horse = HorseMf { allot: mf(20), used: mf(15), ..Default::default() };
+        let inf = InfantryMf {
+            allot: mf(4),
+            ..Default::default()
+        };
+        let horse = HorseMf {
+            allot: mf(20),
+            used: mf(15),
+            ..Default::default()
+        };
         let c = mount_or_dismount(&inf, &horse, mf(1)).unwrap();
         assert_eq!(c.horse_lost, mf(5));
-        let horse = HorseMf { used: mf(16), ..horse };
+        let horse = HorseMf {
+            used: mf(16),
+            ..horse
+        };
         assert!(mount_or_dismount(&inf, &horse, mf(1)).is_err());
     }
 }

@@ -30,7 +30,7 @@ impl Terrain {
     /// The step multiplier for a figure, mounted or not.
     pub fn multiplier(&self, mounted: bool) -> Option<Mp> {
         if mounted {
-            self.mounted_cost.clone().unwrap_or(self.cost)
+            self.mounted_cost.unwrap_or(self.cost)
         } else {
             self.cost
         }
@@ -89,7 +89,11 @@ impl Board {
 
     /// The occupant of a cell (0 = empty or off-map).
     pub fn occupant_at(&self, c: Cell) -> Occupant {
-        if self.contains(c) { self.occupant[self.index(c)] } else { 0 }
+        if self.contains(c) {
+            self.occupant[self.index(c)]
+        } else {
+            0
+        }
     }
 
     /// Every cell, row by row.

@@ -22,7 +22,13 @@ pub enum Gait {
 
 impl Gait {
     /// Every gait, slowest first.
-    pub const ALL: [Gait; 5] = [Gait::Halt, Gait::Walk, Gait::Trot, Gait::Canter, Gait::Gallop];
+    pub const ALL: [Gait; 5] = [
+        Gait::Halt,
+        Gait::Walk,
+        Gait::Trot,
+        Gait::Canter,
+        Gait::Gallop,
+    ];
 
     /// Speed category index, Halt = 0.
     pub fn category(self) -> i32 {
@@ -107,7 +113,10 @@ impl fmt::Display for GaitRefusal {
                 "D5: a change of {asked} speed categories; at most {limit} this half-move"
             ),
             GaitRefusal::MustRest => {
-                write!(f, "K1: galloped two turns running, so it may only walk this turn")
+                write!(
+                    f,
+                    "K1: galloped two turns running, so it may only walk this turn"
+                )
             }
         }
     }

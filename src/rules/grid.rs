@@ -110,7 +110,7 @@ impl GridKind {
 
     /// True for a direction along a grid line (always on hexes; N/E/S/W on squares).
     pub fn is_orthogonal(self, d: Dir) -> bool {
-        self == GridKind::Hex || d.0 % 2 == 0
+        self == GridKind::Hex || d.0.is_multiple_of(2)
     }
 
     /// The name of a direction ("NE", "W", …).
@@ -376,7 +376,12 @@ mod tests {
     fn lines_are_connected_and_end_where_asked() {
         for grid in [Square, Hex] {
             let a = Cell::new(1, 2);
-            for b in [Cell::new(7, 3), Cell::new(1, 9), Cell::new(-4, -2), Cell::new(5, 8)] {
+            for b in [
+                Cell::new(7, 3),
+                Cell::new(1, 9),
+                Cell::new(-4, -2),
+                Cell::new(5, 8),
+            ] {
                 let l = grid.line(a, b);
                 assert_eq!(l[0], a);
                 assert_eq!(*l.last().unwrap(), b);
@@ -391,22 +396,55 @@ mod tests {
     #[test]
     fn foot_stand_sides_d10() {
         let f = Dir(0); // facing N
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(0)), StandSide::Front);
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(1)), StandSide::Sword);
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(2)), StandSide::Sword);
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(6)), StandSide::Shield);
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(3)), StandSide::Rear);
-        assert_eq!(Square.side_of(StandShape::Square, f, Dir(4)), StandSide::Rear);
-        assert_eq!(Hex.side_of(StandShape::Square, Dir(1), Dir(2)), StandSide::Sword);
-        assert_eq!(Hex.side_of(StandShape::Square, Dir(1), Dir(3)), StandSide::Rear);
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(0)),
+            StandSide::Front
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(1)),
+            StandSide::Sword
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(2)),
+            StandSide::Sword
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(6)),
+            StandSide::Shield
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(3)),
+            StandSide::Rear
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Square, f, Dir(4)),
+            StandSide::Rear
+        );
+        assert_eq!(
+            Hex.side_of(StandShape::Square, Dir(1), Dir(2)),
+            StandSide::Sword
+        );
+        assert_eq!(
+            Hex.side_of(StandShape::Square, Dir(1), Dir(3)),
+            StandSide::Rear
+        );
     }
 
     #[test]
     fn mount_stand_sides_d10() {
         let f = Dir(2); // heading E
-        assert_eq!(Square.side_of(StandShape::Long, f, Dir(2)), StandSide::Front);
-        assert_eq!(Square.side_of(StandShape::Long, f, Dir(0)), StandSide::Shield);
-        assert_eq!(Square.side_of(StandShape::Long, f, Dir(5)), StandSide::Sword);
+        assert_eq!(
+            Square.side_of(StandShape::Long, f, Dir(2)),
+            StandSide::Front
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Long, f, Dir(0)),
+            StandSide::Shield
+        );
+        assert_eq!(
+            Square.side_of(StandShape::Long, f, Dir(5)),
+            StandSide::Sword
+        );
         assert_eq!(Square.side_of(StandShape::Long, f, Dir(6)), StandSide::Rear);
         assert!(!StandSide::Rear.is_frontal());
     }

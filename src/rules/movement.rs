@@ -125,7 +125,10 @@ impl fmt::Display for StepRefusal {
                 write!(f, "H3/H5: {what} only at a stand or walk, not at a {g}")
             }
             StepRefusal::VeerLimit(n) => {
-                write!(f, "H4: a galloping horse may veer at most {n} times in its move")
+                write!(
+                    f,
+                    "H4: a galloping horse may veer at most {n} times in its move"
+                )
             }
             StepRefusal::Stopped => write!(
                 f,
@@ -194,7 +197,11 @@ impl Mover {
     /// Builds a mover for `board` under `rules`.
     pub fn new(rules: &Ruleset, board: &Board, spec: MoverSpec) -> Mover {
         let style = rules.style(spec.mounted);
-        let crawl = if spec.crawling { rules.crawl_cost } else { None };
+        let crawl = if spec.crawling {
+            rules.crawl_cost
+        } else {
+            None
+        };
         let mult = board
             .terrains
             .iter()
@@ -273,7 +280,12 @@ impl Mover {
 
     /// Applies one step: the new pose and its cost, or the rule that forbids it. The
     /// allowance is not checked here (see [`Mover::try_step_within`]).
-    pub fn try_step(&self, board: &Board, pose: &Pose, step: Step) -> Result<(Pose, Mp), StepRefusal> {
+    pub fn try_step(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+    ) -> Result<(Pose, Mp), StepRefusal> {
         if pose.settled || (pose.stopped && !matches!(step, Step::Settle(_))) {
             return Err(StepRefusal::Stopped);
         }
@@ -297,7 +309,9 @@ impl Mover {
                 self.enter(board, next.cell, Mp::ONE)?
             }
             (MoveStyle::Free, _) => {
-                return Err(StepRefusal::WrongKind("this figure moves with Go(direction) steps"));
+                return Err(StepRefusal::WrongKind(
+                    "this figure moves with Go(direction) steps",
+                ));
             }
             (_, Step::Go(_)) => {
                 return Err(StepRefusal::WrongKind(

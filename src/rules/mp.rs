@@ -231,7 +231,11 @@ impl std::str::FromStr for Frac {
         let bad = || format!("expected a number like 7, 27/2 or 2 1/2, found {s:?}");
         // i64::MIN is refused so that normalising a sign can never overflow.
         let parse = |t: &str| {
-            t.trim().parse::<i64>().ok().filter(|&n| n != i64::MIN).ok_or_else(bad)
+            t.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|&n| n != i64::MIN)
+                .ok_or_else(bad)
         };
         if let Some((whole, frac)) = s.split_once(' ') {
             // "2 1/2": the fractional part is a plain n/d (no recursion on the rest).

@@ -90,7 +90,10 @@ pub fn reachable(board: &Board, mover: &Mover, start: Pose, left: Mp) -> Reach {
         .min(mover.ally_mult)
         .max(1);
     let radius = (left.raw().max(0) / min_step + 2).min((board.width + board.height) as i64) as i32;
-    let (x0, y0) = ((start.cell.x - radius).max(0), (start.cell.y - radius).max(0));
+    let (x0, y0) = (
+        (start.cell.x - radius).max(0),
+        (start.cell.y - radius).max(0),
+    );
     let x1 = (start.cell.x + radius).min(board.width - 1);
     let y1 = (start.cell.y + radius).min(board.height - 1);
     let lay = Layout {
@@ -105,7 +108,11 @@ pub fn reachable(board: &Board, mover: &Mover, start: Pose, left: Mp) -> Reach {
             1
         },
         veers: mover.veer_limit.map_or(1, |l| l as usize + 1),
-        stop_dim: if mover.stops.binary_search(&start.cell).is_ok() { 2 } else { 1 },
+        stop_dim: if mover.stops.binary_search(&start.cell).is_ok() {
+            2
+        } else {
+            1
+        },
         start: start.cell,
     };
     let n = lay.size();
@@ -238,37 +245,52 @@ impl Reach {
 
 /// Test oracle: enumerates every legal step sequence (exponential; small allowances only) and
 /// keeps the cheapest cost of every (cell, facing) end, by the same end rules as [`reachable`].
-pub fn brute_force(board: &Board, mover: &Mover, start: Pose, left: Mp) -> BTreeMap<(Cell, Dir), Mp> {
-    fn walk(
-        board: &Board,
-        mover: &Mover,
+pub fn brute_force(
+    board: &Board,
+    mover: &Mover,
+    start: Pose,
+    left: Mp,
+) -> BTreeMap<(Cell, Dir), Mp> {
+    struct Walk<'a> {
+        board: &'a Board,
+        mover: &'a Mover,
         start: Cell,
-        p: Pose,
-        spent: Mp,
         left: Mp,
-        steps: &[Step],
-        out: &mut BTreeMap<(Cell, Dir), Mp>,
-    ) {
-        if p.cell == start || board.occupant_at(p.cell) == 0 {
-            let mut facings = mover.settle_options(&p);
-            facings.push(p.facing);
-            for f in facings {
-                let e = out.entry((p.cell, f)).or_insert(spent);
-                *e = (*e).min(spent);
+        steps: Vec<Step>,
+        out: BTreeMap<(Cell, Dir), Mp>,
+    }
+    impl Walk<'_> {
+        fn go(&mut self, p: Pose, spent: Mp) {
+            if p.cell == self.start || self.board.occupant_at(p.cell) == 0 {
+                let mut facings = self.mover.settle_options(&p);
+                facings.push(p.facing);
+                for f in facings {
+                    let e = self.out.entry((p.cell, f)).or_insert(spent);
+                    *e = (*e).min(spent);
+                }
             }
-        }
-        for &s in steps {
-            if let Ok((n, c)) = mover.try_step_within(board, &p, s, left - spent)
-                && c > Mp::ZERO
-            {
-                walk(board, mover, start, n, spent + c, left, steps, out);
+            for i in 0..self.steps.len() {
+                let s = self.steps[i];
+                if let Ok((n, c)) = self
+                    .mover
+                    .try_step_within(self.board, &p, s, self.left - spent)
+                    && c > Mp::ZERO
+                {
+                    self.go(n, spent + c);
+                }
             }
         }
     }
-    let mut out = BTreeMap::new();
+    let mut w = Walk {
+        board,
+        mover,
+        start: start.cell,
+        left,
+        steps: mover.candidate_steps(),
+        out: BTreeMap::new(),
+    };
     if left >= Mp::ZERO {
-        let steps = mover.candidate_steps();
-        walk(board, mover, start.cell, start, Mp::ZERO, left, &steps, &mut out);
+        w.go(start, Mp::ZERO);
     }
-    out
+    w.out
 }

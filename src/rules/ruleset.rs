@@ -347,6 +347,10 @@ impl Ruleset {
 
     /// The move style for a figure, mounted or not.
     pub fn style(&self, mounted: bool) -> MoveStyle {
-        if mounted { self.mounted_style } else { self.foot_style }
+        if mounted {
+            self.mounted_style
+        } else {
+            self.foot_style
+        }
     }
 }

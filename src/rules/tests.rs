@@ -1,7 +1,9 @@
 //! Acceptance tests of §3 of the rules brief against the shipped rulesets: every number of
 //! seed 000, the D14 turning fractions, R1–R4 and the seed 002 worked examples.
 
-use super::allowance::{activity_cost, half_move_allowance, mount_cost, percent_then_flat, with_conditions};
+use super::allowance::{
+    activity_cost, half_move_allowance, mount_cost, percent_then_flat, with_conditions,
+};
 use super::board::{Board, Terrain};
 use super::gait::Gait;
 use super::grid::{Cell, Dir, GridKind};
@@ -16,12 +18,18 @@ fn ruleset(name: &str) -> Ruleset {
         "asl" => include_str!("../../rulesets/asl.ron"),
         _ => include_str!("../../rulesets/realms.ron"),
     };
-    ron::Options::default().from_str(src).expect("shipped ruleset parses")
+    ron::Options::default()
+        .from_str(src)
+        .expect("shipped ruleset parses")
 }
 
 fn open(n: i64) -> Terrain {
     Terrain {
-        name: if n == 1 { "open".into() } else { format!("cost {n}") },
+        name: if n == 1 {
+            "open".into()
+        } else {
+            format!("cost {n}")
+        },
         cost: Some(Mp::cells(n)),
         mounted_cost: None,
         no_gallop: false,
@@ -46,11 +54,25 @@ fn mover(rules: &Ruleset, b: &Board, mounted: bool, gait: Gait, basis: Mp) -> Mo
     Mover::new(
         rules,
         b,
-        MoverSpec { side: 1, mounted, gait, basis, crawling: false, asl_gallop: false, stops: vec![] },
+        MoverSpec {
+            side: 1,
+            mounted,
+            gait,
+            basis,
+            crawling: false,
+            asl_gallop: false,
+            stops: vec![],
+        },
     )
 }
 
-fn run(m: &Mover, b: &Board, start: Pose, steps: &[Step], left: Mp) -> Result<(Pose, Mp), StepRefusal> {
+fn run(
+    m: &Mover,
+    b: &Board,
+    start: Pose,
+    steps: &[Step],
+    left: Mp,
+) -> Result<(Pose, Mp), StepRefusal> {
     let mut p = start;
     let mut spent = Mp::ZERO;
     for &s in steps {
@@ -93,7 +115,10 @@ fn h3_manoeuvre_costs_at_walk() {
     let m = mover(&r, &b, true, Gait::Walk, Mp::cells(7));
     let s = Pose::new(Cell::new(5, 5), N);
     let all = Mp::cells(20);
-    assert_eq!(run(&m, &b, s, &[Step::Forward], all).unwrap().1, Mp::cells(1));
+    assert_eq!(
+        run(&m, &b, s, &[Step::Forward], all).unwrap().1,
+        Mp::cells(1)
+    );
     let (p, c) = run(&m, &b, s, &[Step::Veer(Hand::Right)], all).unwrap();
     assert_eq!((p.cell, p.facing, c), (Cell::new(6, 4), N, Mp::cells(2)));
     let (p, c) = run(&m, &b, s, &[Step::Pivot(2)], all).unwrap();
@@ -102,12 +127,24 @@ fn h3_manoeuvre_costs_at_walk() {
     assert_eq!((p.facing, c), (Dir(4), Mp::cells(4)));
     // Several manoeuvres in one turn when the allowance pays: 3 + 2 + 1 = 6 ≤ 7.
     let steps = [Step::Pivot(-2), Step::Veer(Hand::Left), Step::Forward];
-    assert_eq!(run(&m, &b, s, &steps, Mp::cells(7)).unwrap().1, Mp::cells(6));
+    assert_eq!(
+        run(&m, &b, s, &steps, Mp::cells(7)).unwrap().1,
+        Mp::cells(6)
+    );
     // One the allowance cannot pay is not allowed.
     let e = run(&m, &b, s, &[Step::Forward, Step::Pivot(2)], Mp::cells(3)).unwrap_err();
-    assert_eq!(e, StepRefusal::TooDear { cost: Mp::cells(3), left: Mp::cells(2) });
+    assert_eq!(
+        e,
+        StepRefusal::TooDear {
+            cost: Mp::cells(3),
+            left: Mp::cells(2)
+        }
+    );
     // 45° pivots do not exist for a horse on squares.
-    assert_eq!(run(&m, &b, s, &[Step::Pivot(1)], all).unwrap_err(), StepRefusal::BadPivot(1));
+    assert_eq!(
+        run(&m, &b, s, &[Step::Pivot(1)], all).unwrap_err(),
+        StepRefusal::BadPivot(1)
+    );
 }
 
 #[test]
@@ -123,7 +160,10 @@ fn h4_trot_veers_only_any_number() {
         run(&m, &b, s, &[Step::Pivot(2)], Mp::cells(10)),
         Err(StepRefusal::NotAtThisGait(..))
     ));
-    assert!(matches!(run(&m, &b, s, &[Step::Back], Mp::cells(10)), Err(StepRefusal::NotAtThisGait(..))));
+    assert!(matches!(
+        run(&m, &b, s, &[Step::Back], Mp::cells(10)),
+        Err(StepRefusal::NotAtThisGait(..))
+    ));
 }
 
 #[test]
@@ -139,7 +179,10 @@ fn h4_gallop_at_most_two_veers() {
     assert_eq!(e, StepRefusal::VeerLimit(2));
     // Veers already made this turn count (two half-moves make one move).
     let used = Pose { veers: 2, ..s };
-    assert_eq!(run(&m, &b, used, &[l], Mp::cells(14)).unwrap_err(), StepRefusal::VeerLimit(2));
+    assert_eq!(
+        run(&m, &b, used, &[l], Mp::cells(14)).unwrap_err(),
+        StepRefusal::VeerLimit(2)
+    );
 }
 
 #[test]
@@ -160,7 +203,9 @@ fn h6_final_adjustment_is_free_and_modest() {
     let b = board(GridKind::Square);
     let m = mover(&r, &b, true, Gait::Trot, Mp::cells(7));
     let s = Pose::new(Cell::new(5, 5), N);
-    let veered = run(&m, &b, s, &[Step::Veer(Hand::Right)], Mp::cells(7)).unwrap().0;
+    let veered = run(&m, &b, s, &[Step::Veer(Hand::Right)], Mp::cells(7))
+        .unwrap()
+        .0;
     assert_eq!(veered.diag, Some(Hand::Right));
     // To the heading, or to the side it veered to (E), for nothing.
     for f in [N, E] {
@@ -169,7 +214,10 @@ fn h6_final_adjustment_is_free_and_modest() {
     }
     // Nothing more profound: not W, not S.
     for f in [Dir(6), Dir(4)] {
-        assert_eq!(m.try_step(&b, &veered, Step::Settle(f)).unwrap_err(), StepRefusal::BadSettle(f));
+        assert_eq!(
+            m.try_step(&b, &veered, Step::Settle(f)).unwrap_err(),
+            StepRefusal::BadSettle(f)
+        );
     }
     // Without a veer there is nothing to adjust.
     assert!(m.try_step(&b, &s, Step::Settle(E)).is_err());
@@ -187,12 +235,18 @@ fn h7_hex_manoeuvres() {
     let m = mover(&r, &b, true, Gait::Walk, Mp::cells(8));
     let s = Pose::new(Cell::new(5, 6), Dir(1)); // heading E
     let (p, c) = run(&m, &b, s, &[Step::Veer(Hand::Right)], Mp::cells(8)).unwrap();
-    assert_eq!((p.cell, p.facing, p.diag, c), (Cell::new(5, 7), Dir(2), None, Mp::cells(2)));
+    assert_eq!(
+        (p.cell, p.facing, p.diag, c),
+        (Cell::new(5, 7), Dir(2), None, Mp::cells(2))
+    );
     let (p, c) = run(&m, &b, s, &[Step::Pivot(2)], Mp::cells(8)).unwrap();
     assert_eq!((p.facing, c), (Dir(3), Mp::cells(3)));
     let (p, c) = run(&m, &b, s, &[Step::Pivot(3)], Mp::cells(8)).unwrap();
     assert_eq!((p.facing, c), (Dir(4), Mp::cells(4)));
-    assert_eq!(run(&m, &b, s, &[Step::Pivot(1)], Mp::cells(8)).unwrap_err(), StepRefusal::BadPivot(1));
+    assert_eq!(
+        run(&m, &b, s, &[Step::Pivot(1)], Mp::cells(8)).unwrap_err(),
+        StepRefusal::BadPivot(1)
+    );
     let (p, c) = run(&m, &b, s, &[Step::Back], Mp::cells(8)).unwrap();
     assert_eq!((p.cell, c), (Cell::new(4, 6), Mp::cells(2)));
 }
@@ -217,7 +271,10 @@ fn d14_foot_turning_fractions() {
     let (p, c) = run(&m, &b, s, &[Step::Forward, Step::Forward], Mp::cells(6)).unwrap();
     assert_eq!((p.cell, c), (Cell::new(7, 3), Mp::cells(2)));
     // Foot figures do not veer or back.
-    assert!(matches!(run(&m, &b, s, &[Step::Back], Mp::cells(6)), Err(StepRefusal::WrongKind(_))));
+    assert!(matches!(
+        run(&m, &b, s, &[Step::Back], Mp::cells(6)),
+        Err(StepRefusal::WrongKind(_))
+    ));
     // On hexes: 60° within the front, 120° the side, 180° the rear.
     let bh = board(GridKind::Hex);
     let mut rh = r.clone();
@@ -235,18 +292,53 @@ fn r3_terrain_and_crawling() {
     let m = mover(&r, &b, false, Gait::Walk, Mp::cells(10));
     // Into difficult terrain (column 20+): 2 per cell.
     let s = Pose::new(Cell::new(19, 4), Dir(1));
-    let (_, c) = run(&m, &b, s, &[Step::Go(Dir(1)), Step::Go(Dir(1))], Mp::cells(10)).unwrap();
+    let (_, c) = run(
+        &m,
+        &b,
+        s,
+        &[Step::Go(Dir(1)), Step::Go(Dir(1))],
+        Mp::cells(10),
+    )
+    .unwrap();
     assert_eq!(c, Mp::cells(4));
     let crawler = Mover::new(
         &r,
         &b,
-        MoverSpec { side: 1, mounted: false, gait: Gait::Walk, basis: Mp::cells(10), crawling: true, asl_gallop: false, stops: vec![] },
+        MoverSpec {
+            side: 1,
+            mounted: false,
+            gait: Gait::Walk,
+            basis: Mp::cells(10),
+            crawling: true,
+            asl_gallop: false,
+            stops: vec![],
+        },
     );
-    let (_, c) = run(&crawler, &b, Pose::new(Cell::new(5, 4), Dir(1)), &[Step::Go(Dir(1))], Mp::cells(10)).unwrap();
+    let (_, c) = run(
+        &crawler,
+        &b,
+        Pose::new(Cell::new(5, 4), Dir(1)),
+        &[Step::Go(Dir(1))],
+        Mp::cells(10),
+    )
+    .unwrap();
     assert_eq!(c, Mp::cells(3));
     // A mount's veer into rough ground costs 2 × 2.
-    let horse = mover(&ruleset("destrier"), &board(GridKind::Square), true, Gait::Walk, Mp::cells(7));
-    let (_, c) = run(&horse, &board(GridKind::Square), Pose::new(Cell::new(19, 5), N), &[Step::Veer(Hand::Right)], Mp::cells(7)).unwrap();
+    let horse = mover(
+        &ruleset("destrier"),
+        &board(GridKind::Square),
+        true,
+        Gait::Walk,
+        Mp::cells(7),
+    );
+    let (_, c) = run(
+        &horse,
+        &board(GridKind::Square),
+        Pose::new(Cell::new(19, 5), N),
+        &[Step::Veer(Hand::Right)],
+        Mp::cells(7),
+    )
+    .unwrap();
     assert_eq!(c, Mp::cells(4));
 }
 
@@ -263,16 +355,32 @@ fn r4_controlled_space() {
     let m = mover(&r, &b, false, Gait::Walk, Mp::cells(10));
     let s = Pose::new(Cell::new(5, 4), Dir(1));
     // Through an ally at difficult-terrain cost.
-    let (p, c) = run(&m, &b, s, &[Step::Go(Dir(1)), Step::Go(Dir(1))], Mp::cells(10)).unwrap();
+    let (p, c) = run(
+        &m,
+        &b,
+        s,
+        &[Step::Go(Dir(1)), Step::Go(Dir(1))],
+        Mp::cells(10),
+    )
+    .unwrap();
     assert_eq!((p.cell, c), (Cell::new(7, 4), Mp::cells(3)));
     // Not into a hostile's space.
-    assert_eq!(run(&m, &b, s, &[Step::Go(Dir(0))], Mp::cells(10)).unwrap_err(), StepRefusal::Enemy(enemy));
+    assert_eq!(
+        run(&m, &b, s, &[Step::Go(Dir(0))], Mp::cells(10)).unwrap_err(),
+        StepRefusal::Enemy(enemy)
+    );
     // Never ending on the ally.
     let reach = reachable(&b, &m, s, Mp::cells(10));
     assert!(reach.cheapest_at(ally).is_none());
     // Through the ally (2 + 1) or around it (three open cells): 3 either way.
-    assert_eq!(reach.cheapest_at(Cell::new(7, 4)).unwrap().cost, Mp::cells(3));
-    assert_eq!(reach.cheapest_at(Cell::new(8, 4)).unwrap().cost, Mp::cells(4));
+    assert_eq!(
+        reach.cheapest_at(Cell::new(7, 4)).unwrap().cost,
+        Mp::cells(3)
+    );
+    assert_eq!(
+        reach.cheapest_at(Cell::new(8, 4)).unwrap().cost,
+        Mp::cells(4)
+    );
 }
 
 #[test]
@@ -283,18 +391,32 @@ fn d16_contact_stops_the_move() {
     let m = Mover::new(
         &r,
         &b,
-        MoverSpec { side: 1, mounted: false, gait: Gait::Walk, basis: Mp::cells(3), crawling: false, asl_gallop: false, stops: vec![stop] },
+        MoverSpec {
+            side: 1,
+            mounted: false,
+            gait: Gait::Walk,
+            basis: Mp::cells(3),
+            crawling: false,
+            asl_gallop: false,
+            stops: vec![stop],
+        },
     );
     let s = Pose::new(Cell::new(5, 5), N);
     let (p, _) = run(&m, &b, s, &[Step::Forward], Mp::cells(3)).unwrap();
     assert!(p.stopped);
-    assert_eq!(m.try_step(&b, &p, Step::Forward).unwrap_err(), StepRefusal::Stopped);
+    assert_eq!(
+        m.try_step(&b, &p, Step::Forward).unwrap_err(),
+        StepRefusal::Stopped
+    );
     // A free 45° reorientation after contact.
     assert!(m.try_step(&b, &p, Step::Settle(Dir(1))).is_ok());
     assert!(m.try_step(&b, &p, Step::Settle(Dir(2))).is_err());
     // Only once.
     let settled = m.try_step(&b, &p, Step::Settle(Dir(1))).unwrap().0;
-    assert_eq!(m.try_step(&b, &settled, Step::Settle(Dir(2))).unwrap_err(), StepRefusal::Stopped);
+    assert_eq!(
+        m.try_step(&b, &settled, Step::Settle(Dir(2))).unwrap_err(),
+        StepRefusal::Stopped
+    );
 }
 
 #[test]
@@ -305,29 +427,55 @@ fn r1_seed_002_worked_examples() {
     let human = ft(50);
     let dwarf = ft(40);
     // Dismounting a horse: 25 ft for the human, 20 ft for the dwarf (50% of species).
-    assert_eq!(mount_cost(&r, human, human, Encumbrance::None, SteedSize::Large), Some(ft(25)));
-    assert_eq!(mount_cost(&r, dwarf, dwarf, Encumbrance::None, SteedSize::Large), Some(ft(20)));
-    assert_eq!(mount_cost(&r, dwarf, dwarf, Encumbrance::None, SteedSize::Huge), Some(ft(40)));
+    assert_eq!(
+        mount_cost(&r, human, human, Encumbrance::None, SteedSize::Large),
+        Some(ft(25))
+    );
+    assert_eq!(
+        mount_cost(&r, dwarf, dwarf, Encumbrance::None, SteedSize::Large),
+        Some(ft(20))
+    );
+    assert_eq!(
+        mount_cost(&r, dwarf, dwarf, Encumbrance::None, SteedSize::Huge),
+        Some(ft(40))
+    );
     // Quick step: the dwarf's total becomes 50 ft, the dismount still 20, leaving 30.
     let quick = with_conditions(&r, dwarf, [c("quick_step")]);
     assert_eq!(quick.total, ft(50));
-    assert_eq!(quick.total - mount_cost(&r, quick.total, dwarf, Encumbrance::None, SteedSize::Large).unwrap(), ft(30));
+    assert_eq!(
+        quick.total
+            - mount_cost(&r, quick.total, dwarf, Encumbrance::None, SteedSize::Large).unwrap(),
+        ft(30)
+    );
     // Shackled as well: 25 ft. Touched by a ghoul too: zero, paralysed.
     let bound = with_conditions(&r, dwarf, [c("quick_step"), c("shackled")]);
     assert_eq!(bound.total, ft(25));
-    let ghoul = with_conditions(&r, dwarf, [c("quick_step"), c("shackled"), c("ghoul_touch")]);
+    let ghoul = with_conditions(
+        &r,
+        dwarf,
+        [c("quick_step"), c("shackled"), c("ghoul_touch")],
+    );
     assert_eq!(ghoul.total, Mp::ZERO);
     assert!(ghoul.paralysed);
     // The human in armour: 40 ft; shackled too: percentages first, so 50 × 1/2 − 10 = 15 ft
     // (the seed's narrative says 20, but its own PEMDAS rule gives 15 — docs/rules.md); the
     // ghoul's touch then leaves him paralysed either way.
     assert_eq!(with_conditions(&r, human, [c("armour")]).total, ft(40));
-    assert_eq!(with_conditions(&r, human, [c("armour"), c("shackled")]).total, ft(15));
+    assert_eq!(
+        with_conditions(&r, human, [c("armour"), c("shackled")]).total,
+        ft(15)
+    );
     let h = with_conditions(&r, human, [c("armour"), c("shackled"), c("ghoul_touch")]);
     assert!(h.paralysed && h.total == Mp::ZERO);
     // The smarty's order (flat first) would give 12½: PEMDAS says otherwise.
-    assert_ne!(percent_then_flat(human, &[Frac::new(-1, 2)], &[ft(-25)]).total, ft(25).mul_ratio(1, 2));
-    assert_eq!(percent_then_flat(human, &[Frac::new(-1, 2)], &[ft(-25)]).total, Mp::ZERO);
+    assert_ne!(
+        percent_then_flat(human, &[Frac::new(-1, 2)], &[ft(-25)]).total,
+        ft(25).mul_ratio(1, 2)
+    );
+    assert_eq!(
+        percent_then_flat(human, &[Frac::new(-1, 2)], &[ft(-25)]).total,
+        Mp::ZERO
+    );
 }
 
 #[test]
@@ -349,14 +497,26 @@ fn d15_activity_and_mount_penalties() {
     let r = ruleset("destrier");
     let basis = Mp::cells(3);
     let cost = |a, e| activity_cost(&r, a, basis, basis, e).unwrap();
-    assert_eq!(cost(Activity::StandUp, Encumbrance::None), Mp::ratio(3, 2).unwrap());
-    assert_eq!(cost(Activity::StandUp, Encumbrance::Partial), Mp::ratio(3, 2).unwrap());
+    assert_eq!(
+        cost(Activity::StandUp, Encumbrance::None),
+        Mp::ratio(3, 2).unwrap()
+    );
+    assert_eq!(
+        cost(Activity::StandUp, Encumbrance::Partial),
+        Mp::ratio(3, 2).unwrap()
+    );
     assert_eq!(cost(Activity::StandUp, Encumbrance::Full), basis);
-    assert_eq!(cost(Activity::OpenDoor, Encumbrance::None), Mp::ratio(3, 2).unwrap());
+    assert_eq!(
+        cost(Activity::OpenDoor, Encumbrance::None),
+        Mp::ratio(3, 2).unwrap()
+    );
     assert_eq!(cost(Activity::UnlockDoor, Encumbrance::None), basis);
     assert_eq!(cost(Activity::ReadScroll, Encumbrance::None), basis);
     assert_eq!(cost(Activity::DrawWeapon, Encumbrance::None), Mp::ZERO);
-    assert_eq!(activity_cost(&r, Activity::FiredFirst, basis, basis, Encumbrance::None), None);
+    assert_eq!(
+        activity_cost(&r, Activity::FiredFirst, basis, basis, Encumbrance::None),
+        None
+    );
     let m = |e| mount_cost(&r, basis, basis, e, SteedSize::Large).unwrap();
     assert_eq!(m(Encumbrance::None), Mp::ratio(3, 4).unwrap());
     assert_eq!(m(Encumbrance::Partial), Mp::ratio(3, 2).unwrap());
@@ -370,6 +530,9 @@ fn asl_cavalry_has_no_facing_costs() {
     let m = mover(&r, &b, true, Gait::Walk, Mp::cells(12));
     let s = Pose::new(Cell::new(5, 5), Dir(0));
     let steps = [Step::Go(Dir(3)), Step::Go(Dir(0)), Step::Go(Dir(4))];
-    assert_eq!(run(&m, &b, s, &steps, Mp::cells(12)).unwrap().1, Mp::cells(3));
+    assert_eq!(
+        run(&m, &b, s, &steps, Mp::cells(12)).unwrap().1,
+        Mp::cells(3)
+    );
     assert!(run(&m, &b, s, &[Step::Forward], Mp::cells(12)).is_err());
 }

@@ -8,6 +8,7 @@ pub mod log;
 pub mod motion;
 pub mod orders;
 pub mod phase;
+pub mod record;
 pub mod snapshot;
 pub mod world;
 
@@ -46,9 +47,9 @@ impl Plugin for SimPlugin {
                 Update,
                 (
                     begin_game.run_if(in_state(Phase::Setup)),
-                    phase::roll_initiative
-                        .in_set(TurnSet::Initiative)
-                        .run_if(in_state(Phase::Initiative).or_else(in_state(Phase::SecondInitiative))),
+                    phase::roll_initiative.in_set(TurnSet::Initiative).run_if(
+                        in_state(Phase::Initiative).or_else(in_state(Phase::SecondInitiative)),
+                    ),
                     phase::pass_through
                         .in_set(TurnSet::Charges)
                         .run_if(in_state(Phase::ChargeDeclaration)),
@@ -58,7 +59,9 @@ impl Plugin for SimPlugin {
                     phase::pass_through
                         .in_set(TurnSet::Melee)
                         .run_if(in_state(Phase::Tac).or_else(in_state(Phase::MeleeRounds))),
-                    end_of_turn.in_set(TurnSet::EndTurn).run_if(in_state(Phase::EndOfTurn)),
+                    end_of_turn
+                        .in_set(TurnSet::EndTurn)
+                        .run_if(in_state(Phase::EndOfTurn)),
                 ),
             )
             .add_systems(OnEnter(Phase::FirstHalfMove), enter_half_move)
@@ -75,9 +78,18 @@ fn enter_half_move(world: &mut World) {
     motion::start_half_move(world);
     let phase = *world.resource::<State<Phase>>().get();
     let turn = world.resource::<TurnState>().clone();
-    let first = turn.side_to_move().and_then(|s| turn.side_names.get(s as usize).cloned()).unwrap_or_default();
+    let first = turn
+        .side_to_move()
+        .and_then(|s| turn.side_names.get(s as usize).cloned())
+        .unwrap_or_default();
     let mut log = world.resource_mut::<GameLog>();
-    log_line(&mut log, &turn, phase, format!("{first} moves first (D4)."), None);
+    log_line(
+        &mut log,
+        &turn,
+        phase,
+        format!("{first} moves first (D4)."),
+        None,
+    );
     world.resource_mut::<TurnState>().pending = false;
 }
 
@@ -86,17 +98,39 @@ fn end_of_turn(
     rules: Res<Rules>,
     turn: Res<TurnState>,
     mut log: ResMut<GameLog>,
-    mut q: Query<(&FigureId, &mut GallopStreak, &mut VeersThisTurn, &mut AslHorse)>,
+    mut q: Query<(
+        &FigureId,
+        &mut GallopStreak,
+        &mut VeersThisTurn,
+        &mut AslHorse,
+    )>,
     mut next: ResMut<NextState<Phase>>,
 ) {
     for (id, mut streak, mut veers, mut asl) in &mut q {
         veers.0 = 0;
         if let Some(limit) = rules.0.gallop_streak {
-            let (t, rest) = crate::rules::gait::next_gallop_streak(streak.turns, streak.galloped_this_turn, limit);
+            let (t, rest) = crate::rules::gait::next_gallop_streak(
+                streak.turns,
+                streak.galloped_this_turn,
+                limit,
+            );
             if rest && !streak.must_rest {
-                log_line(&mut log, &turn, Phase::EndOfTurn, format!("{} has galloped {t} turns running and must walk next turn (K1).", id.0), None);
+                log_line(
+                    &mut log,
+                    &turn,
+                    Phase::EndOfTurn,
+                    format!(
+                        "{} has galloped {t} turns running and must walk next turn (K1).",
+                        id.0
+                    ),
+                    None,
+                );
             }
-            *streak = GallopStreak { turns: if rest { 0 } else { t }, galloped_this_turn: false, must_rest: rest };
+            *streak = GallopStreak {
+                turns: if rest { 0 } else { t },
+                galloped_this_turn: false,
+                must_rest: rest,
+            };
         }
         if !asl.galloping {
             asl.cx = false;
@@ -105,10 +139,14 @@ fn end_of_turn(
     next.set(Phase::Initiative);
 }
 
-/// A whole game without a window: the App, driven order by order.
+/// A whole game without a window: the App, driven order by order, and the record that
+/// rebuilds it (saves, undo).
 pub struct Game {
     /// The Bevy app holding the world.
     pub app: App,
+    record: record::Record,
+    /// Orders before this index are behind a die roll: undo never goes past them.
+    undo_floor: usize,
 }
 
 impl Game {
@@ -134,9 +172,54 @@ impl Game {
                 ..Default::default()
             });
         world::spawn_level(app.world_mut(), level);
-        let mut g = Game { app };
+        let cfg = ron::ser::PrettyConfig::new().struct_names(true);
+        let record = record::Record {
+            game: "warhorse".into(),
+            format: record::SAVE_FORMAT,
+            level_name: level.file.name.clone(),
+            level_source: level.source.clone(),
+            seed,
+            level: level.text.clone(),
+            ruleset: ron::ser::to_string_pretty(&level.rules, cfg).unwrap_or_default(),
+            orders: Vec::new(),
+        };
+        let mut g = Game {
+            app,
+            record,
+            undo_floor: 0,
+        };
         g.run_until_orders();
         g
+    }
+
+    /// Rebuilds a game from its record by replaying every order.
+    pub fn from_record(rec: &record::Record) -> Result<Game, record::SaveError> {
+        use record::SaveError;
+        let rules = crate::level::load_ruleset_str(&rec.ruleset, "<saved ruleset>")
+            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
+        let level = crate::level::load_level_str_with(&rec.level, &rec.level_source, rules)
+            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
+        let mut g = Game::new(&level, rec.seed);
+        for (i, o) in rec.orders.iter().enumerate() {
+            g.order(o)
+                .map_err(|r| SaveError::Replay(format!("order {} ({o}) is refused: {r}", i + 1)))?;
+        }
+        Ok(g)
+    }
+
+    /// The record of this game so far.
+    pub fn record(&self) -> &record::Record {
+        &self.record
+    }
+
+    /// Saves the game to `path` (atomically).
+    pub fn save(&self, path: &std::path::Path) -> Result<(), record::SaveError> {
+        record::write_atomic(path, &self.record.to_text())
+    }
+
+    /// Loads a saved game.
+    pub fn load(path: &std::path::Path) -> Result<Game, record::SaveError> {
+        Game::from_record(&record::read_save(path)?)
     }
 
     /// Runs frames until the game waits for an order (a half-move with a side to move).
@@ -153,8 +236,45 @@ impl Game {
 
     /// Validates and applies an order; on refusal the world is unchanged.
     pub fn order(&mut self, order: &Order) -> Result<(), Refusal> {
+        let rolls_before = self.rolls();
         apply_order(self.app.world_mut(), order)?;
         self.run_until_orders();
+        self.record.orders.push(order.clone());
+        if self.rolls() != rolls_before {
+            self.undo_floor = self.record.orders.len();
+        }
+        Ok(())
+    }
+
+    fn rolls(&self) -> usize {
+        self.app
+            .world()
+            .resource::<GameLog>()
+            .0
+            .iter()
+            .filter(|l| l.roll.is_some())
+            .count()
+    }
+
+    /// True when the last order can be taken back (no die was rolled since).
+    pub fn can_undo(&self) -> bool {
+        self.record.orders.len() > self.undo_floor
+    }
+
+    /// Takes back the last order, by replaying the others. Movement can be undone back to the
+    /// last die roll, never past it.
+    pub fn undo(&mut self) -> Result<(), Refusal> {
+        if !self.can_undo() {
+            return Err(Refusal(if self.record.orders.is_empty() {
+                "nothing to undo".into()
+            } else {
+                "undo stops at the last die roll".into()
+            }));
+        }
+        let mut rec = self.record.clone();
+        rec.orders.pop();
+        // Replaying recomputes the floor: the same orders roll the same dice.
+        *self = Game::from_record(&rec).map_err(|e| Refusal(e.to_string()))?;
         Ok(())
     }
 

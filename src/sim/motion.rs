@@ -50,7 +50,17 @@ pub fn contact_facts(world: &mut World) -> Vec<ContactFacts> {
     let rows: Vec<_> = q
         .iter(world)
         .map(|(e, s, p, f, st, w, enc, riding, carried)| {
-            (e, s.0, p.0, f.0, *st, w.0, enc.map(|x| x.0), riding.map(|r| r.0), carried.is_some())
+            (
+                e,
+                s.0,
+                p.0,
+                f.0,
+                *st,
+                w.0,
+                enc.map(|x| x.0),
+                riding.map(|r| r.0),
+                carried.is_some(),
+            )
         })
         .collect();
     let mut out = Vec::new();
@@ -102,7 +112,9 @@ pub fn exemption(me: &ContactFacts, enemy: &ContactFacts, initiative: Option<u8>
 /// True when `cell` touches a frontal side of `enemy` (D10, D16).
 pub fn touches_front(grid: crate::rules::grid::GridKind, enemy: &ContactFacts, cell: Cell) -> bool {
     grid.distance(cell, enemy.cell) == 1
-        && grid.side_facing(enemy.shape, enemy.cell, enemy.facing, cell).is_frontal()
+        && grid
+            .side_facing(enemy.shape, enemy.cell, enemy.facing, cell)
+            .is_frontal()
 }
 
 /// Everything needed to move one figure now.
@@ -129,15 +141,24 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
     let mover_entity = world.get::<RidingOn>(unit).map_or(unit, |r| r.0);
     let mounted = mover_entity != unit || world.get::<GaitState>(unit).is_some();
     let me = facts.iter().find(|f| f.entity == unit).copied();
-    let gait = world.get::<GaitState>(mover_entity).map_or(Gait::Walk, |g| g.gait);
-    let allowance = *world.get::<Allowance>(mover_entity).expect("figures have an allowance");
+    let gait = world
+        .get::<GaitState>(mover_entity)
+        .map_or(Gait::Walk, |g| g.gait);
+    let allowance = *world
+        .get::<Allowance>(mover_entity)
+        .expect("figures have an allowance");
     let side = world.get::<SideId>(unit).map_or(0, |s| s.0);
-    let crawling = world
-        .get::<Conditions>(unit)
-        .is_some_and(|c| c.0.iter().any(|n| rules.conditions.get(n).is_some_and(|x| x.crawling)));
-    let asl_gallop = world.get::<AslHorse>(mover_entity).is_some_and(|h| h.galloping);
+    let crawling = world.get::<Conditions>(unit).is_some_and(|c| {
+        c.0.iter()
+            .any(|n| rules.conditions.get(n).is_some_and(|x| x.crawling))
+    });
+    let asl_gallop = world
+        .get::<AslHorse>(mover_entity)
+        .is_some_and(|h| h.galloping);
     let pos = world.get::<Position>(unit).map_or(Cell::new(0, 0), |p| p.0);
-    let facing = world.get::<Facing>(mover_entity).map_or(crate::rules::grid::Dir(0), |f| f.0);
+    let facing = world
+        .get::<Facing>(mover_entity)
+        .map_or(crate::rules::grid::Dir(0), |f| f.0);
     let diag = world.get::<Diagonal>(mover_entity).and_then(|d| d.0);
     let veers = world.get::<VeersThisTurn>(mover_entity).map_or(0, |v| v.0);
     let grid = rules.grid;
@@ -165,7 +186,9 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
                 Exemption::Free => {}
                 Exemption::Weight => {
                     let spent = allowance.basis - allowance.left;
-                    left = left.min(allowance.basis.scale(Frac::new(1, 4)) - spent).max(Mp::ZERO);
+                    left = left
+                        .min(allowance.basis.scale(Frac::new(1, 4)) - spent)
+                        .max(Mp::ZERO);
                 }
                 Exemption::None => {
                     blocked = Some(format!(
@@ -220,8 +243,14 @@ pub fn reach_of(world: &mut World, unit: Entity) -> (MoveSetup, Reach) {
 }
 
 /// The conditions of a figure, looked up in the ruleset.
-pub fn conditions_of<'a>(rules: &'a crate::rules::ruleset::Ruleset, names: &[String]) -> Vec<&'a Condition> {
-    names.iter().filter_map(|n| rules.conditions.get(n)).collect()
+pub fn conditions_of<'a>(
+    rules: &'a crate::rules::ruleset::Ruleset,
+    names: &[String],
+) -> Vec<&'a Condition> {
+    names
+        .iter()
+        .filter_map(|n| rules.conditions.get(n))
+        .collect()
 }
 
 /// Computes the allowance of every figure for a new half-move (D4, H2, R1) and resets the
@@ -245,11 +274,17 @@ pub fn start_half_move(world: &mut World) {
         let mut basis = total;
         if let Some(asl) = rules.asl {
             if let Some(mut inf) = inf {
-                inf.0 = crate::rules::asl::InfantryMf { allot: asl.infantry_mf, ..Default::default() };
+                inf.0 = crate::rules::asl::InfantryMf {
+                    allot: asl.infantry_mf,
+                    ..Default::default()
+                };
             }
             if let Some(mut h) = horse {
                 let allot = rate.0;
-                h.mf = crate::rules::asl::HorseMf { allot, ..Default::default() };
+                h.mf = crate::rules::asl::HorseMf {
+                    allot,
+                    ..Default::default()
+                };
                 h.galloping = false;
                 basis = allot;
             }
@@ -263,6 +298,10 @@ pub fn start_half_move(world: &mut World) {
         } else if let Some(mut gs) = gait {
             gs.at_half_start = gs.gait;
         }
-        *allowance = Allowance { basis, left: basis, used_any: false };
+        *allowance = Allowance {
+            basis,
+            left: basis,
+            used_any: false,
+        };
     }
 }

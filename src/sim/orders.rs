@@ -114,7 +114,10 @@ fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
 pub fn apply_order(world: &mut World, order: &Order) -> Result<(), Refusal> {
     let phase = *world.resource::<State<Phase>>().get();
     if !phase.is_half_move() {
-        return refuse(format!("orders are given in the half-moves (D4); it is the {}", phase.label()));
+        return refuse(format!(
+            "orders are given in the half-moves (D4); it is the {}",
+            phase.label()
+        ));
     }
     match order {
         Order::EndSide => end_side(world, phase),
@@ -153,7 +156,9 @@ fn own_unit(world: &mut World, id: &str) -> Result<Entity, Refusal> {
     let side = world.get::<SideId>(e).map_or(0, |s| s.0);
     let turn = world.resource::<TurnState>();
     if turn.side_to_move() != Some(side) {
-        let mover = turn.side_to_move().map_or("nobody".into(), |s| side_name(world, s));
+        let mover = turn
+            .side_to_move()
+            .map_or("nobody".into(), |s| side_name(world, s));
         return refuse(format!(
             "D4: it is {mover}'s half-move; {id} belongs to {}",
             side_name(world, side)
@@ -163,15 +168,31 @@ fn own_unit(world: &mut World, id: &str) -> Result<Entity, Refusal> {
 }
 
 fn side_name(world: &World, s: u8) -> String {
-    world.resource::<Sides>().0.get(s as usize).map_or(format!("side {s}"), |x| x.name.clone())
+    world
+        .resource::<Sides>()
+        .0
+        .get(s as usize)
+        .map_or(format!("side {s}"), |x| x.name.clone())
 }
 
 fn log(world: &mut World, phase: Phase, text: String) {
     let turn = world.resource::<TurnState>().clone();
-    log_line(&mut world.resource_mut::<GameLog>(), &turn, phase, text, None);
+    log_line(
+        &mut world.resource_mut::<GameLog>(),
+        &turn,
+        phase,
+        text,
+        None,
+    );
 }
 
-fn do_move(world: &mut World, e: Entity, id: &str, steps: &[Step], phase: Phase) -> Result<(), Refusal> {
+fn do_move(
+    world: &mut World,
+    e: Entity,
+    id: &str,
+    steps: &[Step],
+    phase: Phase,
+) -> Result<(), Refusal> {
     if steps.is_empty() {
         return refuse("a move needs at least one step");
     }
@@ -180,12 +201,19 @@ fn do_move(world: &mut World, e: Entity, id: &str, steps: &[Step], phase: Phase)
         return refuse(why);
     }
     if let Some(g) = world.get::<GaitState>(setup.mover_entity)
-        && world.get::<GallopStreak>(setup.mover_entity).is_some_and(|s| s.must_rest)
+        && world
+            .get::<GallopStreak>(setup.mover_entity)
+            .is_some_and(|s| s.must_rest)
         && g.gait > Gait::Walk
     {
-        return refuse("K1: it galloped two turns running and must walk this turn; set its gait to walk");
+        return refuse(
+            "K1: it galloped two turns running and must walk this turn; set its gait to walk",
+        );
     }
-    if world.get::<GaitState>(setup.mover_entity).is_some_and(|g| g.gait == Gait::Halt) {
+    if world
+        .get::<GaitState>(setup.mover_entity)
+        .is_some_and(|g| g.gait == Gait::Halt)
+    {
         return refuse("H2: a halted mount has no movement; set a gait first (D5)");
     }
     let (pose, spent) = {
@@ -193,7 +221,10 @@ fn do_move(world: &mut World, e: Entity, id: &str, steps: &[Step], phase: Phase)
         let mut pose = setup.pose;
         let mut spent = Mp::ZERO;
         for (i, &s) in steps.iter().enumerate() {
-            match setup.mover.try_step_within(board, &pose, s, setup.left - spent) {
+            match setup
+                .mover
+                .try_step_within(board, &pose, s, setup.left - spent)
+            {
                 Ok((p, c)) => {
                     pose = p;
                     spent += c;
@@ -213,7 +244,9 @@ fn do_move(world: &mut World, e: Entity, id: &str, steps: &[Step], phase: Phase)
         (pose, spent)
     };
     apply_pose(world, e, setup.mover_entity, &pose, setup.pose.cell);
-    let mut a = world.get_mut::<Allowance>(setup.mover_entity).expect("allowance");
+    let mut a = world
+        .get_mut::<Allowance>(setup.mover_entity)
+        .expect("allowance");
     a.left -= spent;
     a.used_any = true;
     let left = a.left;
@@ -268,12 +301,25 @@ fn apply_pose(world: &mut World, unit: Entity, mover: Entity, pose: &Pose, _from
     }
 }
 
-fn set_gait(world: &mut World, e: Entity, id: &str, gait: Gait, phase: Phase) -> Result<(), Refusal> {
-    let Some(m) = world.get::<RidingOn>(e).map(|r| r.0).or_else(|| world.get::<GaitState>(e).map(|_| e)) else {
+fn set_gait(
+    world: &mut World,
+    e: Entity,
+    id: &str,
+    gait: Gait,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    let Some(m) = world
+        .get::<RidingOn>(e)
+        .map(|r| r.0)
+        .or_else(|| world.get::<GaitState>(e).map(|_| e))
+    else {
         return refuse("H2: only mounts have gaits; a figure on foot walks");
     };
     let rules = world.resource::<Rules>().0.clone();
-    let gs = world.get::<GaitState>(m).expect("mounts have a gait").clone();
+    let gs = world
+        .get::<GaitState>(m)
+        .expect("mounts have a gait")
+        .clone();
     let a = *world.get::<Allowance>(m).expect("allowance");
     let streak = world.get::<GallopStreak>(m).copied().unwrap_or_default();
     if rules.asl.is_some() {
@@ -282,21 +328,42 @@ fn set_gait(world: &mut World, e: Entity, id: &str, gait: Gait, phase: Phase) ->
     if a.used_any {
         return refuse("D5: a steed changes speed before it moves in a half-move");
     }
-    check_gait_change(&gs.capable, gs.at_half_start, gait, phase.half(), streak.must_rest)
-        .map_err(|r| Refusal(r.to_string()))?;
+    check_gait_change(
+        &gs.capable,
+        gs.at_half_start,
+        gait,
+        phase.half(),
+        streak.must_rest,
+    )
+    .map_err(|r| Refusal(r.to_string()))?;
     let rate = world.get::<Rate>(m).map_or(Mp::ZERO, |r| r.0);
     let total = crate::rules::allowance::half_move_allowance(&rules, rate, gait, [])
         .map_or(Mp::ZERO, |t| t.total);
     let mut g = world.get_mut::<GaitState>(m).expect("gait");
     g.gait = gait;
-    *world.get_mut::<Allowance>(m).expect("allowance") = Allowance { basis: total, left: total, used_any: false };
-    log(world, phase, format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."));
+    *world.get_mut::<Allowance>(m).expect("allowance") = Allowance {
+        basis: total,
+        left: total,
+        used_any: false,
+    };
+    log(
+        world,
+        phase,
+        format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."),
+    );
     Ok(())
 }
 
 /// A10: declaring a Gallop adds 8 MF at the start of the MPh, 4 during it, and exhausts the
 /// horse; not while CX, not in marsh or water.
-fn asl_gallop(world: &mut World, m: Entity, id: &str, gait: Gait, gs: &GaitState, phase: Phase) -> Result<(), Refusal> {
+fn asl_gallop(
+    world: &mut World,
+    m: Entity,
+    id: &str,
+    gait: Gait,
+    gs: &GaitState,
+    phase: Phase,
+) -> Result<(), Refusal> {
     let rules = world.resource::<Rules>().0.clone();
     let nums = rules.asl.expect("asl");
     if gait != Gait::Gallop {
@@ -313,7 +380,11 @@ fn asl_gallop(world: &mut World, m: Entity, id: &str, gait: Gait, gs: &GaitState
     if world.resource::<Map>().0.terrain_at(cell).no_gallop {
         return refuse("A10: a Gallop may not be declared in marsh, deep stream or water");
     }
-    let bonus = if h.mf.used > Mp::ZERO || h.mf.lost > Mp::ZERO { nums.gallop_during } else { nums.gallop_start };
+    let bonus = if h.mf.used > Mp::ZERO || h.mf.lost > Mp::ZERO {
+        nums.gallop_during
+    } else {
+        nums.gallop_start
+    };
     let mut hm = world.get_mut::<AslHorse>(m).expect("asl horse");
     hm.mf.allot += bonus;
     hm.galloping = true;
@@ -324,18 +395,34 @@ fn asl_gallop(world: &mut World, m: Entity, id: &str, gait: Gait, gs: &GaitState
     let mut a = world.get_mut::<Allowance>(m).expect("allowance");
     a.basis = allot;
     a.left = left;
-    log(world, phase, format!("{id} declares a Gallop: +{bonus} MF, allotment {allot}, {left} MF available; the horse is CX (A10)."));
+    log(
+        world,
+        phase,
+        format!(
+            "{id} declares a Gallop: +{bonus} MF, allotment {allot}, {left} MF available; the horse is CX (A10)."
+        ),
+    );
     Ok(())
 }
 
-fn mount(world: &mut World, e: Entity, id: &str, horse_id: &str, phase: Phase) -> Result<(), Refusal> {
+fn mount(
+    world: &mut World,
+    e: Entity,
+    id: &str,
+    horse_id: &str,
+    phase: Phase,
+) -> Result<(), Refusal> {
     if world.get::<RidingOn>(e).is_some() {
         return refuse("A1: it is already mounted");
     }
     let Some(h) = find_figure(world, horse_id) else {
         return refuse(format!("there is no figure {horse_id:?}"));
     };
-    if world.get::<GaitState>(h).is_none() || world.get::<Troop>(h).is_none_or(|t| t.0 != TroopType::Horse) {
+    if world.get::<GaitState>(h).is_none()
+        || world
+            .get::<Troop>(h)
+            .is_none_or(|t| t.0 != TroopType::Horse)
+    {
         return refuse(format!("{horse_id} is not a steed"));
     }
     if world.get::<CarriedBy>(h).is_some() {
@@ -359,23 +446,40 @@ fn mount(world: &mut World, e: Entity, id: &str, horse_id: &str, phase: Phase) -
     let (rider_left, horse_left, text) = if let Some(nums) = asl_rules {
         let inf = world.get::<AslInfantry>(e).expect("asl").0;
         let hm = world.get::<AslHorse>(h).expect("asl horse").mf;
-        let c = asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
+        let c =
+            asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
         let mut inf2 = inf;
         let mut hm2 = hm;
         asl::pay(&mut inf2, &mut hm2, &c);
         world.get_mut::<AslInfantry>(e).expect("asl").0 = inf2;
         world.get_mut::<AslHorse>(h).expect("asl horse").mf = hm2;
-        (inf2.left(), hm2.left(), format!(
-            "{id} mounts {horse_id}: 1 MF, {} MF lost by the infantry, the horse loses {} MF and has {} left (A4).",
-            c.infantry_lost, c.horse_lost, hm2.left()))
+        (
+            inf2.left(),
+            hm2.left(),
+            format!(
+                "{id} mounts {horse_id}: 1 MF, {} MF lost by the infantry, the horse loses {} MF and has {} left (A4).",
+                c.infantry_lost,
+                c.horse_lost,
+                hm2.left()
+            ),
+        )
     } else {
         let cost = mount_cost_of(world, e, h)?;
         if cost > ra.left {
-            return refuse(format!("D15/R2: mounting costs {cost}; only {} left", ra.left));
+            return refuse(format!(
+                "D15/R2: mounting costs {cost}; only {} left",
+                ra.left
+            ));
         }
         let rl = ra.left - cost;
         let hl = ha.left.min(carry_share(rl, ra.basis, ha.basis));
-        (rl, hl, format!("{id} mounts {horse_id} for {cost} of its move (D15/R2); the mount has {hl} left."))
+        (
+            rl,
+            hl,
+            format!(
+                "{id} mounts {horse_id} for {cost} of its move (D15/R2); the mount has {hl} left."
+            ),
+        )
     };
     world.get_mut::<Allowance>(e).expect("allowance").left = rider_left;
     let mut a = world.get_mut::<Allowance>(h).expect("allowance");
@@ -396,9 +500,14 @@ fn mount_cost_of(world: &World, e: Entity, h: Entity) -> Result<Mp, Refusal> {
     let rules = &world.resource::<Rules>().0;
     let ra = world.get::<Allowance>(e).expect("allowance");
     let species = species_rate(world, e);
-    let enc = world.get::<Encumbered>(e).map_or(Encumbrance::None, |x| x.0);
-    let size = world.get::<SteedSizeOf>(h).map_or(SteedSize::Large, |s| s.0);
-    mount_cost(rules, ra.basis, species, enc, size).ok_or_else(|| Refusal("no mounting rule in this ruleset".into()))
+    let enc = world
+        .get::<Encumbered>(e)
+        .map_or(Encumbrance::None, |x| x.0);
+    let size = world
+        .get::<SteedSizeOf>(h)
+        .map_or(SteedSize::Large, |s| s.0);
+    mount_cost(rules, ra.basis, species, enc, size)
+        .ok_or_else(|| Refusal("no mounting rule in this ruleset".into()))
 }
 
 /// R2: the species rate of a half-move, before conditions.
@@ -411,7 +520,13 @@ fn species_rate(world: &World, e: Entity) -> Mp {
     }
 }
 
-fn dismount(world: &mut World, e: Entity, id: &str, to: Option<(i32, i32)>, phase: Phase) -> Result<(), Refusal> {
+fn dismount(
+    world: &mut World,
+    e: Entity,
+    id: &str,
+    to: Option<(i32, i32)>,
+    phase: Phase,
+) -> Result<(), Refusal> {
     let Some(h) = world.get::<RidingOn>(e).map(|r| r.0) else {
         return refuse("it is not mounted");
     };
@@ -425,15 +540,15 @@ fn dismount(world: &mut World, e: Entity, id: &str, to: Option<(i32, i32)>, phas
     } else {
         let board = &world.resource::<Map>().0;
         let free = |c: Cell| {
-            board.contains(c)
-                && board.occupant_at(c) == 0
-                && board.terrain_at(c).cost.is_some()
+            board.contains(c) && board.occupant_at(c) == 0 && board.terrain_at(c).cost.is_some()
         };
         match to {
             Some((x, y)) => {
                 let c = Cell::new(x, y);
                 if grid.distance(at, c) != 1 || !free(c) {
-                    return refuse(format!("D10a: {c} must be a free, passable cell next to the mount"));
+                    return refuse(format!(
+                        "D10a: {c} must be a free, passable cell next to the mount"
+                    ));
                 }
                 c
             }
@@ -446,23 +561,37 @@ fn dismount(world: &mut World, e: Entity, id: &str, to: Option<(i32, i32)>, phas
     let (rider_left, horse_left, text) = if let Some(nums) = rules.asl {
         let inf = world.get::<AslInfantry>(e).expect("asl").0;
         let hm = world.get::<AslHorse>(h).expect("asl horse").mf;
-        let c = asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
+        let c =
+            asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
         let mut inf2 = inf;
         let mut hm2 = hm;
         asl::pay(&mut inf2, &mut hm2, &c);
         world.get_mut::<AslInfantry>(e).expect("asl").0 = inf2;
         world.get_mut::<AslHorse>(h).expect("asl horse").mf = hm2;
-        (inf2.left(), hm2.left(), format!(
-            "{id} dismounts: 1 MF, {} MF lost by the infantry ({} left); the horse loses {} MF (A4).",
-            c.infantry_lost, inf2.left(), c.horse_lost))
+        (
+            inf2.left(),
+            hm2.left(),
+            format!(
+                "{id} dismounts: 1 MF, {} MF lost by the infantry ({} left); the horse loses {} MF (A4).",
+                c.infantry_lost,
+                inf2.left(),
+                c.horse_lost
+            ),
+        )
     } else {
         let cost = mount_cost_of(world, e, h)?;
         let share = carry_share(ha.left, ha.basis, ra.basis).min(ra.left);
         if cost > share {
-            return refuse(format!("D15/R2: dismounting costs {cost}; only {share} of its own move is left"));
+            return refuse(format!(
+                "D15/R2: dismounting costs {cost}; only {share} of its own move is left"
+            ));
         }
         let rl = share - cost;
-        (rl, Mp::ZERO, format!("{id} dismounts to {dest} for {cost} (D15/R2); {rl} left on foot."))
+        (
+            rl,
+            Mp::ZERO,
+            format!("{id} dismounts to {dest} for {cost} (D15/R2); {rl} left on foot."),
+        )
     };
     let mut a = world.get_mut::<Allowance>(e).expect("allowance");
     a.left = rider_left;
@@ -479,39 +608,69 @@ fn dismount(world: &mut World, e: Entity, id: &str, to: Option<(i32, i32)>, phas
     Ok(())
 }
 
-fn activity_order(world: &mut World, e: Entity, id: &str, act: Activity, phase: Phase) -> Result<(), Refusal> {
+fn activity_order(
+    world: &mut World,
+    e: Entity,
+    id: &str,
+    act: Activity,
+    phase: Phase,
+) -> Result<(), Refusal> {
     let rules = world.resource::<Rules>().0.clone();
     let mounted = world.get::<RidingOn>(e).is_some();
     let a = *world.get::<Allowance>(e).expect("allowance");
     let Some(p) = rules.activities.get(&act) else {
-        return refuse(format!("the {} ruleset has no {act:?} activity", rules.name));
+        return refuse(format!(
+            "the {} ruleset has no {act:?} activity",
+            rules.name
+        ));
     };
     if matches!(p, Penalty::HalveAllowance) {
         if mounted {
-            log(world, phase, format!("{id} fired first; mounted figures keep their full move (D15)."));
+            log(
+                world,
+                phase,
+                format!("{id} fired first; mounted figures keep their full move (D15)."),
+            );
             return Ok(());
         }
         let basis = a.basis.scale(Frac::new(1, 2));
         let spent = a.basis - a.left;
         let left = (basis - spent).max(Mp::ZERO);
-        *world.get_mut::<Allowance>(e).expect("allowance") = Allowance { basis, left, used_any: true };
-        log(world, phase, format!("{id} fired or cast first: its move is halved to {basis} (D15)."));
+        *world.get_mut::<Allowance>(e).expect("allowance") = Allowance {
+            basis,
+            left,
+            used_any: true,
+        };
+        log(
+            world,
+            phase,
+            format!("{id} fired or cast first: its move is halved to {basis} (D15)."),
+        );
         return Ok(());
     }
     if mounted {
         return refuse("D15/R2: activities are paid from the move on foot; dismount first");
     }
-    let enc = world.get::<Encumbered>(e).map_or(Encumbrance::None, |x| x.0);
+    let enc = world
+        .get::<Encumbered>(e)
+        .map_or(Encumbrance::None, |x| x.0);
     let species = species_rate(world, e);
     let cost = activity_cost(&rules, act, a.basis, species, enc).unwrap_or(Mp::ZERO);
     if cost > a.left {
-        return refuse(format!("D15/R2: {act:?} costs {cost}; only {} left", a.left));
+        return refuse(format!(
+            "D15/R2: {act:?} costs {cost}; only {} left",
+            a.left
+        ));
     }
     let mut am = world.get_mut::<Allowance>(e).expect("allowance");
     am.left -= cost;
     am.used_any = true;
     let left = am.left;
-    log(world, phase, format!("{id}: {act:?} costs {cost} of its move (D15/R2); {left} left."));
+    log(
+        world,
+        phase,
+        format!("{id}: {act:?} costs {cost} of its move (D15/R2); {left} left."),
+    );
     Ok(())
 }
 

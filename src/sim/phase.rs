@@ -137,7 +137,13 @@ impl TurnState {
 }
 
 /// Appends a log line stamped with the turn and phase.
-pub fn log_line(log: &mut GameLog, turn: &TurnState, phase: Phase, text: String, roll: Option<Roll>) {
+pub fn log_line(
+    log: &mut GameLog,
+    turn: &TurnState,
+    phase: Phase,
+    text: String,
+    roll: Option<Roll>,
+) {
     log.0.push(LogEntry {
         turn: turn.turn,
         phase: phase.label().to_string(),
@@ -157,7 +163,13 @@ pub fn roll_initiative(
     let phase = *phase.get();
     if phase == Phase::Initiative {
         turn.turn += 1;
-        log_line(&mut log, &turn, phase, format!("Turn {} begins.", turn.turn), None);
+        log_line(
+            &mut log,
+            &turn,
+            phase,
+            format!("Turn {} begins.", turn.turn),
+            None,
+        );
     }
     let n = turn.sides as usize;
     if let (Phase::Initiative, 1, Some(s), 2) = (phase, turn.turn, turn.surprised, n) {
@@ -191,14 +203,28 @@ pub fn roll_initiative(
                 &turn,
                 phase,
                 text,
-                Some(Roll { die: "d6".into(), value: v, by }),
+                Some(Roll {
+                    die: "d6".into(),
+                    value: v,
+                    by,
+                }),
             );
         }
-        contenders = vals.iter().filter(|(_, v)| *v == best).map(|(s, _)| *s).collect();
+        contenders = vals
+            .iter()
+            .filter(|(_, v)| *v == best)
+            .map(|(s, _)| *s)
+            .collect();
         if contenders.len() == 1 {
             break contenders[0];
         }
-        log_line(&mut log, &turn, phase, "A tie: the tied sides roll again (D1).".into(), None);
+        log_line(
+            &mut log,
+            &turn,
+            phase,
+            "A tie: the tied sides roll again (D1).".into(),
+            None,
+        );
     };
     turn.initiative = Some(winner as u8);
     turn.last_rolls = rolls;
@@ -206,7 +232,10 @@ pub fn roll_initiative(
     order.extend((0..turn.sides).filter(|&s| s as usize != winner));
     turn.move_order = order;
     turn.active = 0;
-    let text = format!("{} wins the initiative and moves first.", turn.side_names[winner]);
+    let text = format!(
+        "{} wins the initiative and moves first.",
+        turn.side_names[winner]
+    );
     log_line(&mut log, &turn, phase, text, None);
     next.set(phase.next());
 }

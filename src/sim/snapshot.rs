@@ -60,7 +60,11 @@ pub struct Snapshot {
 pub fn snapshot(world: &mut World) -> Snapshot {
     let grid = world.resource::<Rules>().0.grid;
     let sides = world.resource::<Sides>().0.clone();
-    let side_name = |s: u8| sides.get(s as usize).map_or(format!("side {s}"), |x| x.name.clone());
+    let side_name = |s: u8| {
+        sides
+            .get(s as usize)
+            .map_or(format!("side {s}"), |x| x.name.clone())
+    };
     let mut ids = world.query::<(Entity, &FigureId)>();
     let id_of: std::collections::HashMap<Entity, String> =
         ids.iter(world).map(|(e, f)| (e, f.0.clone())).collect();
@@ -83,33 +87,51 @@ pub fn snapshot(world: &mut World) -> Snapshot {
     )>();
     let mut figures: Vec<FigureState> = q
         .iter(world)
-        .map(|(_, id, name, side, pos, facing, a, blows, body, gait, riding, carried, conds, diag, (streak, asl))| {
-            let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
-            if let Some(Diagonal(Some(h))) = diag {
-                conditions.push(format!("diagonal-{h:?}").to_lowercase());
-            }
-            if streak.is_some_and(|s| s.must_rest) {
-                conditions.push("must-walk (K1)".into());
-            }
-            if asl.is_some_and(|h| h.cx) {
-                conditions.push("CX".into());
-            }
-            FigureState {
-                id: id.0.clone(),
-                name: name.0.clone(),
-                side: side_name(side.0),
-                cell: [pos.0.x, pos.0.y],
-                facing: grid.dir_name(facing.0).to_string(),
-                gait: gait.map_or("walk".into(), |g| g.gait.to_string()),
-                allowance_left: a.left.to_string(),
-                allowance: a.basis.to_string(),
-                blows: [blows.left, blows.max],
-                body: [body.left, body.max],
-                mounted_on: riding.and_then(|r| id_of.get(&r.0).cloned()),
-                carrying: carried.and_then(|c| id_of.get(&c.0).cloned()),
-                conditions,
-            }
-        })
+        .map(
+            |(
+                _,
+                id,
+                name,
+                side,
+                pos,
+                facing,
+                a,
+                blows,
+                body,
+                gait,
+                riding,
+                carried,
+                conds,
+                diag,
+                (streak, asl),
+            )| {
+                let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
+                if let Some(Diagonal(Some(h))) = diag {
+                    conditions.push(format!("diagonal-{h:?}").to_lowercase());
+                }
+                if streak.is_some_and(|s| s.must_rest) {
+                    conditions.push("must-walk (K1)".into());
+                }
+                if asl.is_some_and(|h| h.cx) {
+                    conditions.push("CX".into());
+                }
+                FigureState {
+                    id: id.0.clone(),
+                    name: name.0.clone(),
+                    side: side_name(side.0),
+                    cell: [pos.0.x, pos.0.y],
+                    facing: grid.dir_name(facing.0).to_string(),
+                    gait: gait.map_or("walk".into(), |g| g.gait.to_string()),
+                    allowance_left: a.left.to_string(),
+                    allowance: a.basis.to_string(),
+                    blows: [blows.left, blows.max],
+                    body: [body.left, body.max],
+                    mounted_on: riding.and_then(|r| id_of.get(&r.0).cloned()),
+                    carrying: carried.and_then(|c| id_of.get(&c.0).cloned()),
+                    conditions,
+                }
+            },
+        )
         .collect();
     figures.sort_by(|a, b| a.id.cmp(&b.id));
     let turn = world.resource::<TurnState>();

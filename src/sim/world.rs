@@ -36,8 +36,14 @@ pub fn spawn_level(world: &mut World, level: &Level) {
                 Facing(f.facing),
                 Diagonal(None),
                 Rate(t.rate),
-                Blows { max: t.blows, left: t.blows },
-                Body { max: t.body, left: t.body },
+                Blows {
+                    max: t.blows,
+                    left: t.blows,
+                },
+                Body {
+                    max: t.body,
+                    left: t.body,
+                },
                 Weapon(t.weapon.clone()),
                 Armour(t.armour),
                 Shield(t.shield),
@@ -47,20 +53,33 @@ pub fn spawn_level(world: &mut World, level: &Level) {
             ))
             .insert((
                 Stand {
-                    shape: if t.troop == TroopType::Horse { StandShape::Long } else { StandShape::Square },
+                    shape: if t.troop == TroopType::Horse {
+                        StandShape::Long
+                    } else {
+                        StandShape::Square
+                    },
                     size: t.stand_size,
                 },
                 Troop(t.troop),
-                Quality { raw: t.raw, hero: t.hero },
+                Quality {
+                    raw: t.raw,
+                    hero: t.hero,
+                },
                 Conditions(f.conditions.clone()),
-                Allowance { basis: Mp::ZERO, left: Mp::ZERO, used_any: false },
+                Allowance {
+                    basis: Mp::ZERO,
+                    left: Mp::ZERO,
+                    used_any: false,
+                },
                 AslInfantry::default(),
             ))
             .id();
         if t.troop == TroopType::Horse {
             // A riderless horse template: it is a mount without a rider.
             let class = t.horse_class.clone().unwrap_or_default();
-            world.entity_mut(rider).insert(mount_components(rules, &class, f.gait));
+            world
+                .entity_mut(rider)
+                .insert(mount_components(rules, &class, f.gait));
         }
         let Some(m) = &t.mount else { continue };
         let mount = world
@@ -71,14 +90,27 @@ pub fn spawn_level(world: &mut World, level: &Level) {
                 Position(f.at),
                 Facing(f.facing),
                 Diagonal(None),
-                Blows { max: m.blows, left: m.blows },
-                Body { max: m.body, left: m.body },
+                Blows {
+                    max: m.blows,
+                    left: m.blows,
+                },
+                Body {
+                    max: m.body,
+                    left: m.body,
+                },
                 Weight(m.weight),
-                Stand { shape: m.stand, size: 20 },
+                Stand {
+                    shape: m.stand,
+                    size: 20,
+                },
                 Troop(TroopType::Horse),
                 SteedSizeOf(m.size),
                 CarriedBy(rider),
-                Allowance { basis: Mp::ZERO, left: Mp::ZERO, used_any: false },
+                Allowance {
+                    basis: Mp::ZERO,
+                    left: Mp::ZERO,
+                    used_any: false,
+                },
             ))
             .insert(mount_components(rules, &m.class, f.gait))
             .id();
@@ -101,7 +133,11 @@ fn mount_components(rules: &Ruleset, class: &str, gait: Gait) -> impl Bundle {
     (
         Rate(walk),
         HorseClassKey(class.to_string()),
-        GaitState { gait, at_half_start: gait, capable },
+        GaitState {
+            gait,
+            at_half_start: gait,
+            capable,
+        },
         GallopStreak::default(),
         VeersThisTurn(0),
         AslHorse::default(),
@@ -112,7 +148,13 @@ fn mount_components(rules: &Ruleset, class: &str, gait: Gait) -> impl Bundle {
 /// mount) per cell (D10a); in `asl` riderless horses do not count (A2).
 pub fn sync_occupancy(world: &mut World) {
     let asl = world.resource::<Rules>().0.asl.is_some();
-    let mut q = world.query::<(&Position, &SideId, Option<&CarriedBy>, Option<&RidingOn>, &Troop)>();
+    let mut q = world.query::<(
+        &Position,
+        &SideId,
+        Option<&CarriedBy>,
+        Option<&RidingOn>,
+        &Troop,
+    )>();
     let cells: Vec<_> = q
         .iter(world)
         .filter(|(_, _, carried, riding, troop)| {

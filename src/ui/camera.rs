@@ -155,8 +155,14 @@ fn key_pan_zoom(
         f32::from(u8::from(keys.any_pressed(pos))) - f32::from(u8::from(keys.any_pressed(neg)))
     };
     let dir = Vec2::new(
-        axis([KeyCode::ArrowLeft, KeyCode::KeyA], [KeyCode::ArrowRight, KeyCode::KeyD]),
-        axis([KeyCode::ArrowDown, KeyCode::KeyS], [KeyCode::ArrowUp, KeyCode::KeyW]),
+        axis(
+            [KeyCode::ArrowLeft, KeyCode::KeyA],
+            [KeyCode::ArrowRight, KeyCode::KeyD],
+        ),
+        axis(
+            [KeyCode::ArrowDown, KeyCode::KeyS],
+            [KeyCode::ArrowUp, KeyCode::KeyW],
+        ),
     );
     let step = dir.normalize_or_zero() * KEY_PAN_SPEED * o.scale * time.delta_secs();
     tf.translation += step.extend(0.0);
@@ -207,7 +213,10 @@ mod tests {
         assert_eq!(c, b.center());
         assert!(b.width() / s <= 1280.0 * 0.9 + 1e-3);
         assert!(b.height() / s <= 800.0 * 0.9 + 1e-3);
-        assert!((b.width() / s - 1280.0 * 0.9).abs() < 1e-2, "the binding side fills");
+        assert!(
+            (b.width() / s - 1280.0 * 0.9).abs() < 1e-2,
+            "the binding side fills"
+        );
     }
 
     #[test]

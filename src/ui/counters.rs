@@ -72,7 +72,9 @@ fn attach_counters(
     layout: Option<Res<MapLayout>>,
     figures: Query<Entity, Standalone>,
 ) {
-    let (Some(art), Some(layout)) = (art, layout) else { return };
+    let (Some(art), Some(layout)) = (art, layout) else {
+        return;
+    };
     for figure in &figures {
         spawn_counter(&mut commands, &art, layout.cell, figure);
     }
@@ -91,12 +93,36 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
     let at = |x: f32, y: f32, z: f32| Transform::from_xyz(x * cell, y * cell, z);
     let hidden = Visibility::Hidden;
     let mut part = |b: (Sprite, Transform, Visibility)| commands.spawn(b).id();
-    let ring = part((sprite(&art.ring, RING * cell, Color::srgb(1.0, 0.85, 0.2)), at(0.0, 0.0, 0.0), hidden));
-    let base = part((sprite(&art.base, COUNTER * cell, Color::WHITE), at(0.0, 0.0, 0.1), Visibility::Inherited));
-    let wedge = part((sprite(&art.wedge, WEDGE * cell, Color::srgb(1.0, 0.95, 0.7)), at(0.0, 0.0, 0.4), hidden));
-    let horseshoe = part((sprite(&art.horseshoe, SHOE * cell, Color::srgb(0.95, 0.88, 0.7)), at(0.0, -0.21, 0.3), hidden));
-    let wound = part((sprite(&art.dot, MARK * cell, Color::srgb(0.95, 0.1, 0.1)), at(0.19, -0.2, 0.3), hidden));
-    let mount_wound = part((sprite(&art.dot, MARK * cell, Color::srgb(1.0, 0.55, 0.1)), at(-0.19, -0.2, 0.3), hidden));
+    let ring = part((
+        sprite(&art.ring, RING * cell, Color::srgb(1.0, 0.85, 0.2)),
+        at(0.0, 0.0, 0.0),
+        hidden,
+    ));
+    let base = part((
+        sprite(&art.base, COUNTER * cell, Color::WHITE),
+        at(0.0, 0.0, 0.1),
+        Visibility::Inherited,
+    ));
+    let wedge = part((
+        sprite(&art.wedge, WEDGE * cell, Color::srgb(1.0, 0.95, 0.7)),
+        at(0.0, 0.0, 0.4),
+        hidden,
+    ));
+    let horseshoe = part((
+        sprite(&art.horseshoe, SHOE * cell, Color::srgb(0.95, 0.88, 0.7)),
+        at(0.0, -0.21, 0.3),
+        hidden,
+    ));
+    let wound = part((
+        sprite(&art.dot, MARK * cell, Color::srgb(0.95, 0.1, 0.1)),
+        at(0.19, -0.2, 0.3),
+        hidden,
+    ));
+    let mount_wound = part((
+        sprite(&art.dot, MARK * cell, Color::srgb(1.0, 0.55, 0.1)),
+        at(-0.19, -0.2, 0.3),
+        hidden,
+    ));
     let letter = commands
         .spawn((
             Text2d::new("?"),
@@ -108,7 +134,15 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
             at(0.0, 0.05, 0.2),
         ))
         .id();
-    let parts = CounterParts { base, letter, wedge, horseshoe, wound, mount_wound, ring };
+    let parts = CounterParts {
+        base,
+        letter,
+        wedge,
+        horseshoe,
+        wound,
+        mount_wound,
+        ring,
+    };
     commands
         .spawn((
             CounterOf(figure),
@@ -179,8 +213,11 @@ fn refresh_counters(
         dirty.extend(all_counters.iter().map(|c| c.0));
     }
     for figure in dirty {
-        let Ok(counter) = owners.get(figure).map(HasCounter::get) else { continue };
-        let Ok((pos, side, troop, weapon, facing, body, riding, _, selected)) = figures.get(figure) else {
+        let Ok(counter) = owners.get(figure).map(HasCounter::get) else {
+            continue;
+        };
+        let Ok((pos, side, troop, weapon, facing, body, riding, _, selected)) = figures.get(figure)
+        else {
             continue;
         };
         let facts = FigureFacts {
@@ -191,13 +228,17 @@ fn refresh_counters(
             body: body.map(|b| (b.left, b.max)),
             selected,
         };
-        let mount = riding.and_then(|r| figures.get(r.0).ok()).map(|m| MountFacts {
-            facing: m.4.map(|f| f.0),
-            body: m.5.map(|b| (b.left, b.max)),
-            selected: m.8,
-        });
+        let mount = riding
+            .and_then(|r| figures.get(r.0).ok())
+            .map(|m| MountFacts {
+                facing: m.4.map(|f| f.0),
+                body: m.5.map(|b| (b.left, b.max)),
+                selected: m.8,
+            });
         let look = counter_look(layout.grid, &facts, mount.as_ref());
-        let Ok((p, mut tf)) = counters.get_mut(counter) else { continue };
+        let Ok((p, mut tf)) = counters.get_mut(counter) else {
+            continue;
+        };
         tf.translation = layout.cell_to_world(pos.0).extend(Z_COUNTERS);
         apply_look(&look, p, layout.cell, &mut parts);
     }
@@ -207,12 +248,21 @@ fn refresh_counters(
 type PartQuery<'w, 's> = Query<
     'w,
     's,
-    (&'static mut Transform, &'static mut Visibility, Option<&'static mut Sprite>, Option<&'static mut Text2d>),
+    (
+        &'static mut Transform,
+        &'static mut Visibility,
+        Option<&'static mut Sprite>,
+        Option<&'static mut Text2d>,
+    ),
     Without<CounterParts>,
 >;
 
 fn show(on: bool) -> Visibility {
-    if on { Visibility::Inherited } else { Visibility::Hidden }
+    if on {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    }
 }
 
 fn apply_look(look: &CounterLook, p: &CounterParts, cell: f32, parts: &mut PartQuery) {

@@ -75,7 +75,11 @@ impl MapLayout {
         let guess_row = row_f.round() as i32;
         let mut best: Option<(f32, Cell)> = None;
         for row in guess_row - 1..=guess_row + 1 {
-            let shift = if self.grid == GridKind::Hex && row & 1 == 1 { 0.5 } else { 0.0 };
+            let shift = if self.grid == GridKind::Hex && row & 1 == 1 {
+                0.5
+            } else {
+                0.0
+            };
             let col = (p.x / self.cell - shift).round() as i32;
             for x in col - 1..=col + 1 {
                 let c = Cell::new(x, row);

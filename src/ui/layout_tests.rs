@@ -103,7 +103,10 @@ fn tilemap_tiles_land_on_cell_centres() {
         for (w, h) in [(4, 5), (4, 6)] {
             let l = MapLayout::new(grid, w, h);
             let map_type = super::super::map::tilemap_type(&l);
-            let size = TilemapSize { x: w as u32, y: h as u32 };
+            let size = TilemapSize {
+                x: w as u32,
+                y: h as u32,
+            };
             let ts = l.tile_size();
             let grid_size = TilemapGridSize { x: ts.x, y: ts.y };
             let tile_size = TilemapTileSize { x: ts.x, y: ts.y };
@@ -117,7 +120,10 @@ fn tilemap_tiles_land_on_cell_centres() {
                     &TilemapAnchor::None,
                 );
                 let got = p + l.tilemap_offset();
-                assert!(close(got, l.cell_to_world(c)), "{grid:?} {w}x{h} {c}: {got}");
+                assert!(
+                    close(got, l.cell_to_world(c)),
+                    "{grid:?} {w}x{h} {c}: {got}"
+                );
             }
         }
     }

@@ -95,8 +95,14 @@ mod tests {
 
     #[test]
     fn glyphs_follow_troop_type_and_weapon() {
-        assert_eq!(troop_glyph(Some(TroopType::ShockCavalry), Some("lance")), 'K');
-        assert_eq!(troop_glyph(Some(TroopType::ShootingCavalry), Some("bow")), 'H');
+        assert_eq!(
+            troop_glyph(Some(TroopType::ShockCavalry), Some("lance")),
+            'K'
+        );
+        assert_eq!(
+            troop_glyph(Some(TroopType::ShootingCavalry), Some("bow")),
+            'H'
+        );
         assert_eq!(troop_glyph(Some(TroopType::MountedInfantry), None), 'M');
         assert_eq!(troop_glyph(Some(TroopType::Foot), Some("Longbow")), 'A');
         assert_eq!(troop_glyph(Some(TroopType::Foot), Some("spear")), 'F');

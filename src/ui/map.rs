@@ -52,7 +52,10 @@ fn rebuild_map(
     let layout = MapLayout::new(board.grid, board.width, board.height);
     commands.insert_resource(layout);
     if board.width <= 0 || board.height <= 0 {
-        warn!("level {:?} has an empty map; nothing to draw", level.0.file.name);
+        warn!(
+            "level {:?} has an empty map; nothing to draw",
+            level.0.file.name
+        );
         return;
     }
 

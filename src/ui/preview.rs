@@ -3,10 +3,10 @@
 //! simulation is wired in. The simulation's own spawn replaces this; it must not run both.
 
 use super::CurrentLevel;
+use crate::rules::ruleset::TroopType;
 use crate::sim::components::{
     Body, CarriedBy, Facing, FigureId, FigureName, Position, RidingOn, SideId, Troop, Weapon,
 };
-use crate::rules::ruleset::TroopType;
 use bevy::prelude::*;
 
 /// Spawns one entity per placed figure, plus a linked mount entity for mounted templates (a

@@ -24,7 +24,11 @@ fn app() -> App {
     app
 }
 
-fn visible(app: &mut App, counter: Entity, image: impl Fn(&art::CounterArt) -> Handle<Image>) -> bool {
+fn visible(
+    app: &mut App,
+    counter: Entity,
+    image: impl Fn(&art::CounterArt) -> Handle<Image>,
+) -> bool {
     let want = image(app.world().resource::<art::CounterArt>());
     let world = app.world_mut();
     let mut q = world.query::<(&ChildOf, &Sprite, &Visibility)>();
@@ -47,7 +51,10 @@ fn one_counter_per_figure_or_pair_on_its_cell() {
     for (figure, at) in counters {
         let pos = world.get::<Position>(figure).expect("a figure").0;
         assert_eq!(at.truncate(), layout.cell_to_world(pos));
-        assert!(world.get::<CarriedBy>(figure).is_none(), "mounts get no counter");
+        assert!(
+            world.get::<CarriedBy>(figure).is_none(),
+            "mounts get no counter"
+        );
     }
     let tiles = world.query::<&TileStorage>().iter(world).count();
     assert_eq!(tiles, 1, "one tilemap");
@@ -63,7 +70,10 @@ fn counters_follow_moves_selection_and_despawns() {
         .map(|(e, r)| (e, r.0))
         .next()
         .expect("the default level has riders");
-    let counter = world.get::<HasCounter>(rider).expect("rider has a counter").get();
+    let counter = world
+        .get::<HasCounter>(rider)
+        .expect("rider has a counter")
+        .get();
     assert!(visible(&mut app, counter, |a| a.horseshoe.clone()));
     assert!(!visible(&mut app, counter, |a| a.ring.clone()));
 
@@ -71,11 +81,17 @@ fn counters_follow_moves_selection_and_despawns() {
     let to = crate::rules::grid::Cell::new(0, 0);
     app.world_mut().entity_mut(mount).insert(Selected);
     app.world_mut().entity_mut(rider).insert(Position(to));
-    app.world_mut().entity_mut(mount).insert((Position(to), Facing(crate::rules::grid::Dir(2))));
+    app.world_mut()
+        .entity_mut(mount)
+        .insert((Position(to), Facing(crate::rules::grid::Dir(2))));
     app.update();
     assert!(visible(&mut app, counter, |a| a.ring.clone()));
     let layout = *app.world().resource::<MapLayout>();
-    let at = app.world().get::<Transform>(counter).expect("counter").translation;
+    let at = app
+        .world()
+        .get::<Transform>(counter)
+        .expect("counter")
+        .translation;
     assert_eq!(at.truncate(), layout.cell_to_world(to));
 
     app.world_mut().entity_mut(mount).remove::<Selected>();
@@ -84,7 +100,10 @@ fn counters_follow_moves_selection_and_despawns() {
 
     app.world_mut().entity_mut(rider).despawn();
     app.update();
-    assert!(app.world().get_entity(counter).is_err(), "counter despawns with its figure");
+    assert!(
+        app.world().get_entity(counter).is_err(),
+        "counter despawns with its figure"
+    );
 }
 
 #[test]
@@ -96,5 +115,8 @@ fn a_new_level_replaces_the_map() {
     app.update();
     let world = app.world_mut();
     assert_eq!(world.query::<&TileStorage>().iter(world).count(), 1);
-    assert_eq!(world.resource::<MapLayout>().grid, crate::rules::grid::GridKind::Hex);
+    assert_eq!(
+        world.resource::<MapLayout>().grid,
+        crate::rules::grid::GridKind::Hex
+    );
 }

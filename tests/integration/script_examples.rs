@@ -59,7 +59,10 @@ fn a4_example_one_dismount_after_four_mf() {
 #[test]
 fn a4_example_one_refuses_a_fifth_mf() {
     let v = script_json(LEVEL, "tests/fixtures/asl_example1_too_far.orders.ron", 1);
-    assert_eq!(results(&v), ["accepted", "accepted", "accepted", "accepted", "refused"]);
+    assert_eq!(
+        results(&v),
+        ["accepted", "accepted", "accepted", "accepted", "refused"]
+    );
     let reason = v["orders"][4]["reason"].as_str().unwrap();
     assert!(reason.starts_with("A4:"), "{reason}");
     assert_eq!(figure(&v, "leader")["mounted_on"], "horse");
@@ -77,8 +80,22 @@ fn a4_example_two_fifteen_mf_then_dismount() {
 #[test]
 fn same_seed_same_orders_same_bytes() {
     for seed in ["3", "77"] {
-        let a = warhorse(&["script", LEVEL, "tests/fixtures/asl_example1_ok.orders.ron", "--seed", seed, "--json"]);
-        let b = warhorse(&["script", LEVEL, "tests/fixtures/asl_example1_ok.orders.ron", "--seed", seed, "--json"]);
+        let a = warhorse(&[
+            "script",
+            LEVEL,
+            "tests/fixtures/asl_example1_ok.orders.ron",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        let b = warhorse(&[
+            "script",
+            LEVEL,
+            "tests/fixtures/asl_example1_ok.orders.ron",
+            "--seed",
+            seed,
+            "--json",
+        ]);
         assert_eq!(a.0, 0);
         assert_eq!(a.1, b.1, "replay differs for seed {seed}");
     }

@@ -11,20 +11,31 @@ use warhorse::sim::phase::Phase;
 use warhorse::sim::snapshot::FigureState;
 
 fn game(seed: u64) -> Game {
-    let level = load_level_file(std::path::Path::new("tests/fixtures/field.ron")).expect("fixture loads");
+    let level =
+        load_level_file(std::path::Path::new("tests/fixtures/field.ron")).expect("fixture loads");
     Game::new(&level, seed)
 }
 
 fn fig(g: &mut Game, id: &str) -> FigureState {
-    g.snapshot().figures.into_iter().find(|f| f.id == id).expect("figure")
+    g.snapshot()
+        .figures
+        .into_iter()
+        .find(|f| f.id == id)
+        .expect("figure")
 }
 
 fn mv(unit: &str, steps: &[Step]) -> Order {
-    Order::Move { unit: unit.into(), steps: steps.to_vec() }
+    Order::Move {
+        unit: unit.into(),
+        steps: steps.to_vec(),
+    }
 }
 
 fn gait(unit: &str, gait: Gait) -> Order {
-    Order::SetGait { unit: unit.into(), gait }
+    Order::SetGait {
+        unit: unit.into(),
+        gait,
+    }
 }
 
 /// A refused order leaves every figure and the log exactly as they were.
@@ -32,7 +43,10 @@ fn refused(g: &mut Game, o: &Order) -> String {
     let before = g.snapshot();
     let why = g.order(o).expect_err("order should be refused").0;
     let after = g.snapshot();
-    assert_eq!(before.figures, after.figures, "a refusal changed the figures");
+    assert_eq!(
+        before.figures, after.figures,
+        "a refusal changed the figures"
+    );
     assert_eq!(before.log, after.log, "a refusal wrote to the log");
     why
 }
@@ -53,13 +67,21 @@ fn d1_d4_surprise_then_winner_moves_first() {
     // Second initiative rolled with dice, each roll logged.
     assert_eq!(g.phase(), Phase::SecondHalfMove);
     let s = g.snapshot();
-    assert!(s.log.iter().any(|l| l.phase == "second initiative" && l.roll.is_some()));
+    assert!(
+        s.log
+            .iter()
+            .any(|l| l.phase == "second initiative" && l.roll.is_some())
+    );
     g.order(&Order::EndSide).unwrap();
     g.order(&Order::EndSide).unwrap();
     let s = g.snapshot();
     assert_eq!((s.turn, g.phase()), (2, Phase::FirstHalfMove));
     // Turn 2: no surprise, a real roll decides.
-    assert!(s.log.iter().any(|l| l.turn == 2 && l.text.contains("rolls")));
+    assert!(
+        s.log
+            .iter()
+            .any(|l| l.turn == 2 && l.text.contains("rolls"))
+    );
 }
 
 #[test]
@@ -77,7 +99,11 @@ fn h2_d4_half_move_allowances() {
     assert_eq!(fig(&mut g, "foot").allowance, "3");
     g.order(&gait("knight", Gait::Canter)).unwrap();
     assert_eq!(fig(&mut g, "knight.mount").allowance, "35/4");
-    g.order(&mv("knight", &[Step::Forward, Step::Forward, Step::Veer(Hand::Right)])).unwrap();
+    g.order(&mv(
+        "knight",
+        &[Step::Forward, Step::Forward, Step::Veer(Hand::Right)],
+    ))
+    .unwrap();
     let k = fig(&mut g, "knight");
     assert_eq!(k.cell, [5, 3]);
     assert_eq!(fig(&mut g, "knight.mount").allowance_left, "19/4");
@@ -175,7 +201,11 @@ fn d16_contact_stops_and_pins() {
     // (6,8) touches Red's front: Blue's levy (same weight, stand and encumbrance) stops there.
     g.order(&mv("levy", &[Step::Forward])).unwrap();
     let log = g.snapshot().log;
-    assert!(log.last().unwrap().text.contains("must stop (D16)"), "{:?}", log.last());
+    assert!(
+        log.last().unwrap().text.contains("must stop (D16)"),
+        "{:?}",
+        log.last()
+    );
     // And, touching that front, it may not move away.
     let why = refused(&mut g, &mv("levy", &[Step::Pivot(4)]));
     assert!(why.starts_with("D16:"), "{why}");
@@ -186,7 +216,8 @@ fn d16_contact_stops_and_pins() {
 fn d16_initiative_winner_is_not_stopped() {
     let mut g = game(1);
     // Red (initiative) walks its levy into contact with Blue's levy's front and on past it.
-    g.order(&mv("foot", &[Step::Forward, Step::Pivot(2), Step::Forward])).unwrap();
+    g.order(&mv("foot", &[Step::Forward, Step::Pivot(2), Step::Forward]))
+        .unwrap();
     assert_eq!(fig(&mut g, "foot").cell, [7, 8]);
 }
 
@@ -196,7 +227,8 @@ fn r4_pass_through_allies_but_not_stop() {
     // The squire at (3,10) facing E; the spare horse stands at (4,10).
     let why = refused(&mut g, &mv("squire", &[Step::Forward]));
     assert!(why.contains("R4"), "{why}");
-    g.order(&mv("squire", &[Step::Forward, Step::Forward])).unwrap();
+    g.order(&mv("squire", &[Step::Forward, Step::Forward]))
+        .unwrap();
     let s = fig(&mut g, "squire");
     assert_eq!(s.cell, [5, 10]);
     assert_eq!(s.allowance_left, "0");
@@ -206,7 +238,11 @@ fn r4_pass_through_allies_but_not_stop() {
 fn d15_mount_and_dismount() {
     let mut g = game(1);
     // The squire (partly encumbered) mounts the spare destrier next to him: 1/2 of 3.
-    g.order(&Order::Mount { unit: "squire".into(), horse: "spare".into() }).unwrap();
+    g.order(&Order::Mount {
+        unit: "squire".into(),
+        horse: "spare".into(),
+    })
+    .unwrap();
     let s = fig(&mut g, "squire");
     assert_eq!(s.mounted_on.as_deref(), Some("spare"));
     assert_eq!(s.cell, [4, 10]);
@@ -215,11 +251,26 @@ fn d15_mount_and_dismount() {
     assert_eq!(fig(&mut g, "spare").allowance_left, "7/4");
     g.order(&mv("squire", &[Step::Forward])).unwrap();
     // Dismount: share of the foot move left (3/4 × 3 = … ) less the 3/2 penalty.
-    let why = refused(&mut g, &Order::Dismount { unit: "squire".into(), to: None });
+    let why = refused(
+        &mut g,
+        &Order::Dismount {
+            unit: "squire".into(),
+            to: None,
+        },
+    );
     assert!(why.starts_with("D15/R2"), "{why}");
     // Mounting a horse that is not adjacent is refused.
-    let why = refused(&mut g, &Order::Mount { unit: "foot".into(), horse: "spare".into() });
-    assert!(why.starts_with("D15") || why.contains("already carries"), "{why}");
+    let why = refused(
+        &mut g,
+        &Order::Mount {
+            unit: "foot".into(),
+            horse: "spare".into(),
+        },
+    );
+    assert!(
+        why.starts_with("D15") || why.contains("already carries"),
+        "{why}"
+    );
 }
 
 #[test]
@@ -230,6 +281,12 @@ fn orders_name_their_rule_when_refused() {
     let why = refused(&mut g, &mv("nobody", &[Step::Forward]));
     assert!(why.contains("no figure"), "{why}");
     // Off the map.
-    let why = refused(&mut g, &mv("knight", &[Step::Pivot(-2), Step::Forward, Step::Forward, Step::Forward]));
+    let why = refused(
+        &mut g,
+        &mv(
+            "knight",
+            &[Step::Pivot(-2), Step::Forward, Step::Forward, Step::Forward],
+        ),
+    );
     assert!(why.contains("step"), "{why}");
 }

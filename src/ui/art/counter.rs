@@ -15,9 +15,13 @@ pub fn counter_base() -> Canvas {
     let s = PIECE_PX as f32;
     let mut c = Canvas::new(PIECE_PX, PIECE_PX);
     let (lo, hi, r) = (6.0, s - 6.0, 12.0);
-    c.fill([0, 0, 0, 90], |x, y| in_round_rect(x - 3.0, y - 4.0, lo, lo, hi, hi, r));
+    c.fill([0, 0, 0, 90], |x, y| {
+        in_round_rect(x - 3.0, y - 4.0, lo, lo, hi, hi, r)
+    });
     c.fill(OUTLINE, |x, y| in_round_rect(x, y, lo, lo, hi, hi, r));
-    c.fill(WHITE, |x, y| in_round_rect(x, y, lo + 5.0, lo + 5.0, hi - 5.0, hi - 5.0, r - 4.0));
+    c.fill(WHITE, |x, y| {
+        in_round_rect(x, y, lo + 5.0, lo + 5.0, hi - 5.0, hi - 5.0, r - 4.0)
+    });
     // A faint darker lower band gives the counter a little depth once tinted.
     c.fill([0, 0, 0, 40], |x, y| {
         y > s * 0.62 && in_round_rect(x, y, lo + 5.0, lo + 5.0, hi - 5.0, hi - 5.0, r - 4.0)
@@ -29,9 +33,17 @@ pub fn counter_base() -> Canvas {
 pub fn wedge() -> Canvas {
     let s = PIECE_PX as f32;
     let mut c = Canvas::new(PIECE_PX, PIECE_PX);
-    let (a, b, t) = ((s * 0.08, s * 0.9), (s * 0.92, s * 0.9), (s * 0.5, s * 0.08));
+    let (a, b, t) = (
+        (s * 0.08, s * 0.9),
+        (s * 0.92, s * 0.9),
+        (s * 0.5, s * 0.08),
+    );
     c.fill(OUTLINE, |x, y| in_triangle((x, y), a, b, t));
-    let (a2, b2, t2) = ((s * 0.24, s * 0.8), (s * 0.76, s * 0.8), (s * 0.5, s * 0.28));
+    let (a2, b2, t2) = (
+        (s * 0.24, s * 0.8),
+        (s * 0.76, s * 0.8),
+        (s * 0.5, s * 0.28),
+    );
     c.fill(WHITE, |x, y| in_triangle((x, y), a2, b2, t2));
     c
 }
@@ -64,7 +76,9 @@ pub fn horseshoe() -> Canvas {
     let shoe = |x: f32, y: f32, grow: f32| {
         let d = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
         let arc = (d - s * 0.3).abs() < s * 0.1 + grow && y < cy + s * 0.12;
-        let heels = (d - s * 0.3).abs() < s * 0.1 + grow && y < cy + s * 0.36 + grow && (x - cx).abs() > s * 0.2;
+        let heels = (d - s * 0.3).abs() < s * 0.1 + grow
+            && y < cy + s * 0.36 + grow
+            && (x - cx).abs() > s * 0.2;
         arc || heels
     };
     c.fill(OUTLINE, |x, y| shoe(x, y, s * 0.05));
@@ -86,7 +100,11 @@ mod tests {
         assert_eq!(counter_base().get(mid, mid / 2), WHITE);
         assert_eq!(dot().get(mid, mid), WHITE);
         assert_eq!(ring().get(mid, mid)[3], 0, "a ring is hollow");
-        assert_eq!(horseshoe().get(mid, PIECE_PX - 4)[3], 0, "a horseshoe is open below");
+        assert_eq!(
+            horseshoe().get(mid, PIECE_PX - 4)[3],
+            0,
+            "a horseshoe is open below"
+        );
     }
 
     #[test]

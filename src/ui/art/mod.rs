@@ -3,6 +3,7 @@
 //! counter pieces once, here.
 
 pub mod counter;
+pub mod pattern;
 pub mod raster;
 pub mod terrain;
 

@@ -179,7 +179,9 @@ mod tests {
     #[test]
     fn fill_and_blend_give_opaque_interior_and_soft_edges() {
         let mut c = Canvas::new(10, 10);
-        c.fill([255, 0, 0, 255], |x, y| in_round_rect(x, y, 2.0, 2.0, 8.5, 8.0, 0.0));
+        c.fill([255, 0, 0, 255], |x, y| {
+            in_round_rect(x, y, 2.0, 2.0, 8.5, 8.0, 0.0)
+        });
         assert_eq!(c.get(4, 4), [255, 0, 0, 255]);
         assert_eq!(c.get(0, 0)[3], 0);
         let edge = c.get(8, 4)[3];

@@ -3,7 +3,8 @@
 //! name terrains freely, so keywords are matched) and fall back on its rules properties, so
 //! an unknown terrain still looks like what it does.
 
-use super::raster::{Canvas, Rgba, hash2, in_pointy_hex, in_round_rect, in_triangle};
+use super::pattern::{darken, draw_pattern};
+use super::raster::{Canvas, Rgba, hash2, in_pointy_hex};
 use crate::rules::board::Terrain;
 use crate::rules::grid::GridKind;
 
@@ -69,11 +70,15 @@ const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
         style([132, 168, 178, 255], [214, 232, 240, 255], Pattern::Waves),
     ),
     (
-        &["water", "river", "stream", "lake", "pond", "sea", "ford", "brook"],
+        &[
+            "water", "river", "stream", "lake", "pond", "sea", "ford", "brook",
+        ],
         style([72, 128, 190, 255], [168, 206, 236, 255], Pattern::Waves),
     ),
     (
-        &["crag", "rock", "cliff", "mountain", "boulder", "rough", "ravine", "scree", "rubble"],
+        &[
+            "crag", "rock", "cliff", "mountain", "boulder", "rough", "ravine", "scree", "rubble",
+        ],
         style([138, 134, 126, 255], [74, 70, 66, 255], Pattern::Rocks),
     ),
     (
@@ -89,11 +94,15 @@ const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
         style([156, 146, 130, 255], [92, 86, 78, 255], Pattern::Bricks),
     ),
     (
-        &["village", "house", "building", "town", "hut", "farm", "ruin", "castle"],
+        &[
+            "village", "house", "building", "town", "hut", "farm", "ruin", "castle",
+        ],
         style([172, 168, 140, 255], [150, 64, 48, 255], Pattern::Houses),
     ),
     (
-        &["field", "crop", "grain", "wheat", "plough", "plow", "vineyard"],
+        &[
+            "field", "crop", "grain", "wheat", "plough", "plow", "vineyard",
+        ],
         style([214, 196, 110, 255], [176, 150, 70, 255], Pattern::Furrows),
     ),
     (
@@ -101,7 +110,9 @@ const KEYWORDS: &[(&[&str], TerrainStyle)] = &[
         style([226, 208, 152, 255], [196, 172, 110, 255], Pattern::Grass),
     ),
     (
-        &["open", "clear", "grass", "plain", "meadow", "pasture", "steppe"],
+        &[
+            "open", "clear", "grass", "plain", "meadow", "pasture", "steppe",
+        ],
         style([150, 186, 104, 255], [116, 152, 76, 255], Pattern::Grass),
     ),
 ];
@@ -155,7 +166,11 @@ pub fn terrain_atlas(terrains: &[Terrain], grid: GridKind, cell: f32) -> Canvas 
     let n = terrains.len().max(1) as u32;
     let mut atlas = Canvas::new(w * n, h);
     for (i, t) in terrains.iter().enumerate() {
-        terrain_tile(&terrain_style(t), grid, w, h, i as u32).blit_into(&mut atlas, i as u32 * w, 0);
+        terrain_tile(&terrain_style(t), grid, w, h, i as u32).blit_into(
+            &mut atlas,
+            i as u32 * w,
+            0,
+        );
     }
     atlas
 }
@@ -169,7 +184,9 @@ pub fn terrain_tile(s: &TerrainStyle, grid: GridKind, w: u32, h: u32, seed: u32)
     let edge: Rgba = [40, 44, 36, 110];
     match grid {
         GridKind::Square => {
-            c.fill(edge, |x, y| x < 1.0 || y < 1.0 || x > wf - 1.0 || y > hf - 1.0);
+            c.fill(edge, |x, y| {
+                x < 1.0 || y < 1.0 || x > wf - 1.0 || y > hf - 1.0
+            });
         }
         GridKind::Hex => {
             let (cx, cy) = (wf / 2.0, hf / 2.0);
@@ -180,117 +197,6 @@ pub fn terrain_tile(s: &TerrainStyle, grid: GridKind, w: u32, h: u32, seed: u32)
         }
     }
     c
-}
-
-/// Points scattered over the tile on a jittered `k` × `k` grid, the same for the same seed.
-fn scatter(w: f32, h: f32, k: u32, seed: u32) -> Vec<(f32, f32)> {
-    let mut pts = Vec::new();
-    for j in 0..k {
-        for i in 0..k {
-            let r = hash2(i, j, seed);
-            let jx = (r & 0xff) as f32 / 255.0 - 0.5;
-            let jy = ((r >> 8) & 0xff) as f32 / 255.0 - 0.5;
-            let x = (i as f32 + 0.5 + jx * 0.6) * w / k as f32;
-            let y = (j as f32 + 0.5 + jy * 0.6) * h / k as f32;
-            pts.push((x, y));
-        }
-    }
-    pts
-}
-
-fn draw_pattern(c: &mut Canvas, s: &TerrainStyle, seed: u32) {
-    let (w, h) = (c.width as f32, c.height as f32);
-    let ink = s.ink;
-    let u = w / 64.0; // pattern unit: sizes scale with the tile
-    match s.pattern {
-        Pattern::Grass => {
-            for (x, y) in scatter(w, h, 5, seed) {
-                c.fill(ink, |px, py| (px - x).abs() < 0.8 * u && py < y && py > y - 3.0 * u);
-            }
-        }
-        Pattern::Trees | Pattern::Bushes => {
-            let (k, r) = if s.pattern == Pattern::Trees { (3, 9.0 * u) } else { (4, 4.5 * u) };
-            let crown = lighten(s.base, 28);
-            for (x, y) in scatter(w, h, k, seed) {
-                c.fill(ink, |px, py| (px - x).powi(2) + (py - y - u).powi(2) < r * r);
-                c.fill(crown, |px, py| {
-                    (px - x + u).powi(2) + (py - y + u).powi(2) < (r - 1.8 * u).powi(2)
-                });
-            }
-        }
-        Pattern::Reeds => {
-            for (x, y) in scatter(w, h, 4, seed) {
-                c.fill(ink, |px, py| (py - y).abs() < 0.7 * u && (px - x).abs() < 5.0 * u);
-                c.fill(darken(s.base, 50), |px, py| {
-                    py < y - u && py > y - 6.0 * u && ((px - x).abs() < 0.6 * u || (px - x - 2.5 * u).abs() < 0.6 * u)
-                });
-            }
-        }
-        Pattern::Waves => {
-            for row in 0..5 {
-                let y0 = (row as f32 + 0.5) * h / 5.0;
-                let phase = (seed + row) as f32;
-                c.fill(ink, |px, py| (py - y0 - 2.0 * u * (px / (5.0 * u) + phase).sin()).abs() < 0.9 * u);
-            }
-        }
-        Pattern::Contours => {
-            let (cx, cy) = (w / 2.0, h * 0.62);
-            for r in [10.0 * u, 20.0 * u] {
-                c.fill(ink, |px, py| {
-                    let d = ((px - cx).powi(2) + (py - cy).powi(2)).sqrt();
-                    (d - r).abs() < 1.1 * u && py < cy + 4.0 * u
-                });
-            }
-        }
-        Pattern::Rocks => {
-            for (x, y) in scatter(w, h, 3, seed) {
-                let s2 = 7.0 * u;
-                let (a, b, t) = ((x - s2, y + s2 * 0.6), (x + s2, y + s2 * 0.6), (x, y - s2));
-                c.fill(ink, |px, py| in_triangle((px, py), a, b, t));
-                c.fill(lighten(s.base, 30), |px, py| {
-                    in_triangle((px, py), (x - s2 * 0.3, y), (x + s2 * 0.2, y), (x, y - s2 * 0.7))
-                });
-            }
-        }
-        Pattern::Gravel => {
-            for (x, y) in scatter(w, h, 6, seed) {
-                c.fill(ink, |px, py| (px - x).powi(2) + (py - y).powi(2) < (1.6 * u).powi(2));
-            }
-        }
-        Pattern::Bricks => {
-            let (bw, bh) = (12.0 * u, 7.0 * u);
-            c.fill(ink, |px, py| {
-                let row = (py / bh).floor();
-                let shift = if row as i32 % 2 == 0 { 0.0 } else { bw / 2.0 };
-                py.rem_euclid(bh) < 1.2 * u || (px + shift).rem_euclid(bw) < 1.2 * u
-            });
-        }
-        Pattern::Houses => {
-            let (cx, cy) = (w / 2.0, h / 2.0);
-            let (hw, hh) = (7.0 * u, 6.0 * u);
-            for (dx, dy) in [(-10.0, -5.0), (9.0, -8.0), (1.0, 9.0)] {
-                let (x, y) = (cx + dx * u, cy + dy * u);
-                c.fill([236, 226, 200, 255], |px, py| {
-                    in_round_rect(px, py, x - hw, y, x + hw, y + hh, 0.5)
-                });
-                c.fill(ink, |px, py| {
-                    in_triangle((px, py), (x - hw - u, y + 0.5 * u), (x + hw + u, y + 0.5 * u), (x, y - hh))
-                });
-            }
-        }
-        Pattern::Furrows => {
-            let period = 8.0 * u;
-            c.fill(ink, |px, py| (px + py).rem_euclid(period) < 2.0 * u);
-        }
-    }
-}
-
-fn lighten(c: Rgba, k: u8) -> Rgba {
-    [c[0].saturating_add(k), c[1].saturating_add(k), c[2].saturating_add(k), c[3]]
-}
-
-fn darken(c: Rgba, k: u8) -> Rgba {
-    [c[0].saturating_sub(k), c[1].saturating_sub(k), c[2].saturating_sub(k), c[3]]
 }
 
 #[cfg(test)]
@@ -310,19 +216,31 @@ mod tests {
 
     #[test]
     fn common_terrains_get_distinct_styles() {
-        let names = ["open", "woods", "marsh", "river", "hill", "crag", "road", "village", "field"];
-        let styles: Vec<_> = names.iter().map(|n| terrain_style(&terrain(n, true))).collect();
+        let names = [
+            "open", "woods", "marsh", "river", "hill", "crag", "road", "village", "field",
+        ];
+        let styles: Vec<_> = names
+            .iter()
+            .map(|n| terrain_style(&terrain(n, true)))
+            .collect();
         for (i, a) in styles.iter().enumerate() {
             for b in &styles[i + 1..] {
                 assert_ne!(a, b);
             }
         }
-        assert_eq!(terrain_style(&terrain("Dense Forest", true)).pattern, Pattern::Trees);
+        assert_eq!(
+            terrain_style(&terrain("Dense Forest", true)).pattern,
+            Pattern::Trees
+        );
     }
 
     #[test]
     fn atlas_has_one_tile_per_terrain_and_hex_corners_are_clear() {
-        let ts = vec![terrain("open", true), terrain("woods", true), terrain("zzz", false)];
+        let ts = vec![
+            terrain("open", true),
+            terrain("woods", true),
+            terrain("zzz", false),
+        ];
         let a = terrain_atlas(&ts, GridKind::Hex, 64.0);
         let (w, h) = tile_pixels(GridKind::Hex, 64.0);
         assert_eq!((a.width, a.height), (3 * w, h));

@@ -1,0 +1,95 @@
+//! Saved games and undo (issue 3 §6): by replay, atomic, refusing what they cannot read.
+
+use warhorse::level::load_level_file;
+use warhorse::rules::movement::Step;
+use warhorse::sim::Game;
+use warhorse::sim::orders::Order;
+use warhorse::sim::record::{Record, SaveError, read_save};
+
+fn game() -> Game {
+    let level = load_level_file(std::path::Path::new("tests/fixtures/field.ron")).expect("fixture");
+    Game::new(&level, 11)
+}
+
+fn mv(unit: &str, steps: &[Step]) -> Order {
+    Order::Move {
+        unit: unit.into(),
+        steps: steps.to_vec(),
+    }
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("warhorse-test-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn save_load_save_gives_the_same_file() {
+    let mut g = game();
+    g.order(&mv("knight", &[Step::Forward])).unwrap();
+    g.order(&Order::EndSide).unwrap();
+    g.order(&Order::EndSide).unwrap();
+    let dir = tmpdir("roundtrip");
+    let a = dir.join("a.ron");
+    g.save(&a).unwrap();
+    let mut loaded = Game::load(&a).unwrap();
+    let b = dir.join("b.ron");
+    loaded.save(&b).unwrap();
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(g.snapshot().figures, loaded.snapshot().figures);
+    assert_eq!(g.snapshot().log, loaded.snapshot().log);
+}
+
+#[test]
+fn undo_takes_back_moves_but_stops_at_dice() {
+    let mut g = game();
+    let start = g.snapshot();
+    g.order(&mv("knight", &[Step::Forward])).unwrap();
+    g.order(&mv("foot", &[Step::Forward])).unwrap();
+    g.undo().unwrap();
+    g.undo().unwrap();
+    assert_eq!(g.snapshot().figures, start.figures);
+    assert!(g.undo().is_err(), "nothing left to undo");
+    // Ending both sides' half-moves rolls the second initiative: no undo past it.
+    g.order(&Order::EndSide).unwrap();
+    g.order(&Order::EndSide).unwrap();
+    assert!(!g.can_undo());
+    let why = g.undo().unwrap_err().0;
+    assert!(why.contains("die roll"), "{why}");
+}
+
+#[test]
+fn corrupt_or_incompatible_saves_are_refused_and_old_save_kept() {
+    let g = game();
+    let dir = tmpdir("corrupt");
+    let good = dir.join("save.ron");
+    g.save(&good).unwrap();
+    let before = std::fs::read(&good).unwrap();
+    // A damaged file.
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Record(game: \"warhorse\", format: 1, level_name: ").unwrap();
+    assert!(matches!(read_save(&bad), Err(SaveError::Corrupt(_))));
+    // Another format.
+    let text = g.record().to_text().replace("format: 1", "format: 99");
+    assert!(matches!(
+        Record::from_text(&text),
+        Err(SaveError::Incompatible { found: 99 })
+    ));
+    // Not a save at all.
+    assert!(matches!(
+        Record::from_text("(x: 1)"),
+        Err(SaveError::Corrupt(_))
+    ));
+    // Writing into a directory that cannot be created fails cleanly and leaves the old save.
+    let blocked = good.join("cannot-be-a-dir").join("x.ron");
+    assert!(matches!(g.save(&blocked), Err(SaveError::Io(_))));
+    assert_eq!(std::fs::read(&good).unwrap(), before);
+    // A save whose orders no longer replay says so.
+    let mut rec = g.record().clone();
+    rec.orders.push(mv(
+        "knight",
+        &[Step::Back, Step::Back, Step::Back, Step::Back],
+    ));
+    assert!(matches!(Game::from_record(&rec), Err(SaveError::Replay(_))));
+}
