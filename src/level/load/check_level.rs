@@ -1,0 +1,507 @@
+//! Level checks: map, sides, figures, groups and terrain, each error at its line and column.
+
+#[allow(unused_imports)]
+use super::*;
+
+// Level checks.
+
+/// True when a figure is a horse on the grid: a rider's mount or a riderless horse.
+pub(super) fn is_mounted(t: &Template) -> bool {
+    t.mount.is_some() || t.troop == TroopType::Horse
+}
+
+/// Checks everything about a level and, when nothing is wrong, builds it.
+pub(super) fn build_level(lf: LevelFile, rules: Option<Ruleset>, cx: &mut Ctx) -> Option<Level> {
+    let (w, h) = (lf.width, lf.height);
+    // Limits again: the header pass normally caught these, but never build a board on trust.
+    if w > MAX_SIDE || h > MAX_SIDE || u64::from(w) * u64::from(h) > MAX_CELLS {
+        cx.err(
+            &[P::F("width")],
+            format!("{LIMIT_TAG}a {w} x {h} map is over the size limits"),
+        );
+        return None;
+    }
+    if lf.figures.len() > MAX_FIGURES {
+        cx.err(
+            &[P::F("figures"), P::I(MAX_FIGURES)],
+            format!(
+                "{LIMIT_TAG}more than {MAX_FIGURES} figures; a level may hold at most {MAX_FIGURES}"
+            ),
+        );
+        return None;
+    }
+    if w == 0 {
+        cx.err(&[P::F("width")], "width is 0: expected at least 1");
+    }
+    if h == 0 {
+        cx.err(&[P::F("height")], "height is 0: expected at least 1");
+    }
+    if lf.name.trim().is_empty() {
+        cx.err(&[P::F("name")], "the level name is empty: expected a name");
+    }
+    let map = check_map(&lf, cx)?;
+    let sides = check_sides(&lf, cx);
+    let (placed, ids) = check_figures(&lf, rules.as_ref(), &map, &sides, cx);
+    check_groups(&lf, &ids, cx);
+
+    let rules = rules?;
+    if !cx.errors.is_empty() {
+        return None;
+    }
+    let mut board = Board::new(
+        rules.grid,
+        w as i32,
+        h as i32,
+        lf.legend.values().cloned().collect(),
+    );
+    board.terrain = map.terrain;
+    Some(Level {
+        source: cx.file.to_string(),
+        text: String::new(),
+        file: lf,
+        rules,
+        board,
+        figures: placed,
+    })
+}
+
+/// The terrain id of every cell (row-major), and whether the file gave a valid one.
+pub(super) struct MapIds {
+    pub(super) terrain: Vec<u8>,
+    pub(super) known: Vec<bool>,
+}
+
+/// Checks the legend and rows and reads the terrain ids (legend characters sorted; each
+/// one's index is its id). `None` only when the legend is too big to number.
+pub(super) fn check_map(lf: &LevelFile, cx: &mut Ctx) -> Option<MapIds> {
+    let (w, h) = (lf.width, lf.height);
+    if lf.legend.len() > usize::from(u8::MAX) + 1 {
+        cx.err(
+            &[P::F("legend")],
+            format!(
+                "{LIMIT_TAG}the legend has {} terrains; at most 256 are allowed",
+                lf.legend.len()
+            ),
+        );
+        return None;
+    }
+    if lf.legend.is_empty() {
+        cx.err(
+            &[P::F("legend")],
+            "the legend is empty: expected at least one terrain",
+        );
+    }
+    let ids: BTreeMap<char, u8> = lf
+        .legend
+        .keys()
+        .enumerate()
+        .map(|(i, c)| (*c, i as u8))
+        .collect();
+    for (ch, t) in &lf.legend {
+        check_terrain(*ch, t, cx);
+    }
+
+    let (wu, hu) = (w as usize, h as usize);
+    let mut map = MapIds {
+        terrain: vec![0u8; wu * hu],
+        known: vec![false; wu * hu],
+    };
+    if lf.rows.len() > hu {
+        cx.err(
+            &[P::F("rows"), P::I(hu)],
+            format!(
+                "too many rows: height is {h} but rows has {}; expected {h} rows",
+                lf.rows.len()
+            ),
+        );
+    } else if lf.rows.len() < hu {
+        cx.err(
+            &[P::F("rows")],
+            format!(
+                "too few rows: height is {h} but rows has {}; expected {h} rows",
+                lf.rows.len()
+            ),
+        );
+    }
+    let legend_list = || list(lf.legend.keys().map(|c| format!("{c:?}")));
+    for (y, row) in lf.rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != wu {
+            let what = if n < wu { "short" } else { "long" };
+            cx.err(
+                &[P::F("rows"), P::I(y)],
+                format!("row {y} is too {what}: {n} cells; expected {w} (the width)"),
+            );
+        }
+        let mut reported = HashSet::new();
+        for (x, ch) in row.chars().enumerate() {
+            match ids.get(&ch) {
+                Some(id) if x < wu && y < hu => {
+                    map.terrain[y * wu + x] = *id;
+                    map.known[y * wu + x] = true;
+                }
+                Some(_) => {}
+                None if reported.insert(ch) => {
+                    let off = cx.char_in_string(&[P::F("rows"), P::I(y)], x);
+                    cx.err_at(
+                        off,
+                        format!(
+                            "unknown terrain character {ch:?} in row {y}: expected one of the \
+                             legend's {}",
+                            legend_list()
+                        ),
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    Some(map)
+}
+
+/// Checks the sides and returns each good name's index.
+pub(super) fn check_sides<'l>(lf: &'l LevelFile, cx: &mut Ctx) -> HashMap<&'l str, u8> {
+    if lf.sides.len() < 2 {
+        cx.err(
+            &[P::F("sides")],
+            format!(
+                "a level needs at least 2 sides, found {}: expected a list like \
+                 [(name: \"Red\", control: Human), (name: \"Blue\", control: Ai)]",
+                lf.sides.len()
+            ),
+        );
+    }
+    if lf.sides.len() > MAX_SIDES {
+        cx.err(
+            &[P::F("sides"), P::I(MAX_SIDES)],
+            format!(
+                "{LIMIT_TAG}{} sides; at most {MAX_SIDES} are allowed",
+                lf.sides.len()
+            ),
+        );
+    }
+    let mut index: HashMap<&str, u8> = HashMap::new();
+    for (i, s) in lf.sides.iter().enumerate() {
+        let at = [P::F("sides"), P::I(i), P::F("name")];
+        if s.name.trim().is_empty() {
+            cx.err(&at, "a side name is empty: expected a name");
+        } else if index.contains_key(s.name.as_str()) {
+            cx.err(
+                &at,
+                format!("duplicate side {:?}: expected each side once", s.name),
+            );
+        } else if i < MAX_SIDES {
+            index.insert(&s.name, i as u8);
+        }
+    }
+    index
+}
+
+/// Checks every figure and places the good ones; also returns the index of the figure that
+/// owns each id, for the groups.
+pub(super) fn check_figures<'l>(
+    lf: &'l LevelFile,
+    rules: Option<&Ruleset>,
+    map: &MapIds,
+    sides: &HashMap<&str, u8>,
+    cx: &mut Ctx,
+) -> (Vec<PlacedFigure>, HashMap<&'l str, usize>) {
+    let (w, h) = (lf.width, lf.height);
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut cells: HashMap<Cell, &str> = HashMap::new();
+    let mut placed = Vec::with_capacity(lf.figures.len());
+    for (i, f) in lf.figures.iter().enumerate() {
+        let fp = |field: &'static str| [P::F("figures"), P::I(i), P::F(field)];
+        // Id: unique, and usable on the command line.
+        if f.id.trim().is_empty() || f.id.chars().any(char::is_whitespace) {
+            cx.err(
+                &fp("id"),
+                format!(
+                    "figure id {:?}: expected a non-empty name without spaces (orders use it)",
+                    f.id
+                ),
+            );
+        } else if let Some(first) = ids.get(f.id.as_str()) {
+            cx.err(
+                &fp("id"),
+                format!(
+                    "duplicate figure id {:?} (figure {first} has it): expected unique ids",
+                    f.id
+                ),
+            );
+        } else {
+            ids.insert(&f.id, i);
+        }
+        let side = sides.get(f.side.as_str()).copied();
+        if side.is_none() {
+            cx.err(
+                &fp("side"),
+                format!(
+                    "unknown side {:?}: expected one of {}",
+                    f.side,
+                    list(lf.sides.iter().map(|s| &s.name))
+                ),
+            );
+        }
+        let template = rules.and_then(|r| {
+            let t = r.templates.get(&f.template);
+            if t.is_none() {
+                cx.err(
+                    &fp("template"),
+                    format!(
+                        "unknown template {:?} in ruleset {:?}: expected one of {}",
+                        f.template,
+                        r.name,
+                        list(r.templates.keys())
+                    ),
+                );
+            }
+            t
+        });
+        let mounted = template.is_some_and(is_mounted);
+        // Cell: on the map, enterable, and not shared (D10a).
+        let cell = Cell::new(f.at.0, f.at.1);
+        let on_map = f.at.0 >= 0 && f.at.1 >= 0 && (f.at.0 as u32) < w && (f.at.1 as u32) < h;
+        if !on_map {
+            cx.err(
+                &fp("at"),
+                format!(
+                    "figure {:?} at {cell} is off the map: expected 0 <= x < {w} and 0 <= y < {h}",
+                    f.id
+                ),
+            );
+        } else {
+            let idx = f.at.1 as usize * w as usize + f.at.0 as usize;
+            let ter = map
+                .terrain
+                .get(idx)
+                .filter(|_| map.known.get(idx) == Some(&true))
+                .and_then(|id| lf.legend.values().nth(usize::from(*id)));
+            if let (Some(ter), Some(_)) = (ter, template)
+                && ter.multiplier(mounted).is_none()
+            {
+                cx.err(
+                    &fp("at"),
+                    format!(
+                        "figure {:?} at {cell} stands on impassable terrain {:?}: expected a \
+                         cell it could enter",
+                        f.id, ter.name
+                    ),
+                );
+            }
+            if let Some(other) = cells.get(&cell) {
+                cx.err(
+                    &fp("at"),
+                    format!(
+                        "two figures in one cell: {:?} and {other:?} at {cell}; expected one \
+                         figure per cell (D10a)",
+                        f.id
+                    ),
+                );
+            } else {
+                cells.insert(cell, &f.id);
+            }
+        }
+        let facing = rules.and_then(|r| check_facing(f, r, mounted, cx, &fp("facing")));
+        if let (Some(r), Some(t)) = (rules, template) {
+            if let Some(g) = f.gait {
+                check_gait(f, g, t, r, cx, &fp("gait"));
+            }
+            for (j, c) in f.conditions.iter().enumerate() {
+                if !r.conditions.contains_key(c) {
+                    cx.err(
+                        &[P::F("figures"), P::I(i), P::F("conditions"), P::I(j)],
+                        unknown_condition(c, r),
+                    );
+                }
+            }
+            if let (Some(side), Some(facing)) = (side, facing) {
+                placed.push(PlacedFigure {
+                    id: f.id.clone(),
+                    template_key: f.template.clone(),
+                    template: t.clone(),
+                    side,
+                    at: cell,
+                    facing,
+                    gait: f.gait.unwrap_or(Gait::Walk),
+                    conditions: t.conditions.iter().chain(&f.conditions).cloned().collect(),
+                });
+            }
+        }
+    }
+    (placed, ids)
+}
+
+/// A facing name of the ruleset's grid; a mount that pays horse turning costs on squares
+/// must face along a grid line (H6).
+pub(super) fn check_facing(
+    f: &FigureSpec,
+    r: &Ruleset,
+    mounted: bool,
+    cx: &mut Ctx,
+    at: &[P],
+) -> Option<Dir> {
+    let g = r.grid;
+    let Some(d) = g.parse_dir(&f.facing) else {
+        cx.err(
+            at,
+            format!(
+                "unknown facing {:?} on {}: expected one of {}",
+                f.facing,
+                grid_name(g),
+                list(g.all_dirs().map(|d| g.dir_name(d)))
+            ),
+        );
+        return None;
+    };
+    if mounted && r.style(true) == MoveStyle::Horse && !g.is_orthogonal(d) {
+        cx.err(
+            at,
+            format!(
+                "a mount on squares faces along a grid line (H6): expected N, E, S or W, found \
+                 {:?}",
+                f.facing
+            ),
+        );
+    }
+    Some(d)
+}
+
+/// Foot figures always walk; a mount's gait must be one the ruleset and its class have.
+pub(super) fn check_gait(
+    f: &FigureSpec,
+    g: Gait,
+    t: &Template,
+    r: &Ruleset,
+    cx: &mut Ctx,
+    at: &[P],
+) {
+    let mounted = is_mounted(t);
+    if !mounted && g != Gait::Walk {
+        cx.err(
+            at,
+            format!(
+                "{:?} is on foot and foot figures always walk: expected Walk (or no gait), \
+                 found {g:?}",
+                f.id
+            ),
+        );
+    } else if mounted && r.gait_multiplier(g).is_none() {
+        cx.err(
+            at,
+            format!(
+                "the ruleset {:?} has no {g:?}: expected one of {}",
+                r.name,
+                list(r.gaits.keys().map(|g| format!("{g:?}")))
+            ),
+        );
+    } else if let Some(class) = t.mount.as_ref().and_then(|m| r.horse_classes.get(&m.class))
+        && !class.gaits.contains(&g)
+    {
+        cx.err(
+            at,
+            format!(
+                "{:?}'s mount cannot {g}: expected one of {}",
+                f.id,
+                list(class.gaits.iter().map(|g| format!("{g:?}")))
+            ),
+        );
+    }
+}
+
+/// AI groups (I1): unique names, known members listed once, all on one side.
+pub(super) fn check_groups(lf: &LevelFile, ids: &HashMap<&str, usize>, cx: &mut Ctx) {
+    let mut names = HashSet::new();
+    for (g, group) in lf.groups.iter().enumerate() {
+        let name_at = [P::F("groups"), P::I(g), P::F("name")];
+        if group.name.trim().is_empty() {
+            cx.err(&name_at, "a group name is empty: expected a name");
+        } else if !names.insert(group.name.as_str()) {
+            cx.err(
+                &name_at,
+                format!(
+                    "duplicate group {:?}: expected unique group names",
+                    group.name
+                ),
+            );
+        }
+        if group.members.is_empty() {
+            cx.err(
+                &[P::F("groups"), P::I(g), P::F("members")],
+                format!("group {:?} has no members: expected figure ids", group.name),
+            );
+        }
+        let mut members = HashSet::new();
+        let mut group_side: Option<&str> = None;
+        for (m, id) in group.members.iter().enumerate() {
+            let at = [P::F("groups"), P::I(g), P::F("members"), P::I(m)];
+            let Some(&fi) = ids.get(id.as_str()) else {
+                cx.err(
+                    &at,
+                    format!(
+                        "unknown figure {id:?} in group {:?}: expected the id of a figure",
+                        group.name
+                    ),
+                );
+                continue;
+            };
+            if !members.insert(id.as_str()) {
+                cx.err(
+                    &at,
+                    format!("{id:?} is listed twice in group {:?}", group.name),
+                );
+            }
+            let side = lf.figures.get(fi).map(|f| f.side.as_str());
+            match (group_side, side) {
+                (None, s) => group_side = s,
+                (Some(a), Some(b)) if a != b => cx.err(
+                    &at,
+                    format!(
+                        "group {:?} mixes sides {a:?} and {b:?}: expected one side",
+                        group.name
+                    ),
+                ),
+                _ => {}
+            }
+        }
+    }
+}
+
+pub(super) fn grid_name(g: GridKind) -> &'static str {
+    match g {
+        GridKind::Square => "squares",
+        GridKind::Hex => "hexes",
+    }
+}
+
+pub(super) fn check_terrain(ch: char, t: &Terrain, cx: &mut Ctx) {
+    let key = ch.to_string();
+    if t.name.trim().is_empty() {
+        cx.err(
+            &[P::F("legend"), P::K(&key), P::F("name")],
+            format!("terrain {ch:?} has an empty name: expected a name"),
+        );
+    }
+    if let Some(c) = t.cost
+        && !positive_mp(c)
+    {
+        cx.err(
+            &[P::F("legend"), P::K(&key), P::F("cost")],
+            format!(
+                "terrain {ch:?} costs {c}: expected a positive multiplier up to {MAX_AMOUNT}, or \
+                 None for impassable"
+            ),
+        );
+    }
+    if let Some(Some(c)) = t.mounted_cost
+        && !positive_mp(c)
+    {
+        cx.err(
+            &[P::F("legend"), P::K(&key), P::F("mounted_cost")],
+            format!(
+                "terrain {ch:?} costs mounted figures {c}: expected a positive multiplier up to \
+                 {MAX_AMOUNT}, or Some(None) for impassable"
+            ),
+        );
+    }
+}
