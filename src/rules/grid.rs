@@ -305,21 +305,29 @@ fn square_line(a: Cell, b: Cell) -> Vec<Cell> {
 }
 
 fn hex_line(a: Cell, b: Cell) -> Vec<Cell> {
+    hex_line_nudged(a, b, 1)
+}
+
+/// The hex line from `a` to `b` with exact ties (a line along a hexside) broken to one side
+/// (`nudge` = +1 or -1); line of sight traces both.
+pub fn hex_line_nudged(a: Cell, b: Cell, nudge: i64) -> Vec<Cell> {
     let n = GridKind::Hex.distance(a, b);
+    if n == 0 {
+        return vec![a];
+    }
     let (aq, ar) = to_axial(a);
     let (bq, br) = to_axial(b);
     let (a_s, b_s) = (-aq - ar, -bq - br);
+    let den = 6 * n as i64;
     (0..=n)
         .map(|i| {
-            if n == 0 {
-                return a;
-            }
-            // Cube lerp scaled by 2n, nudged by +1/-1/0 to break exact ties consistently.
-            let lerp = |p: i32, q: i32, nudge: i64| -> i64 {
-                2 * (p as i64 * (n - i) as i64 + q as i64 * i as i64) * 3 + nudge
-            };
-            let den = 6 * n as i64;
-            let (fq, fr, fs) = (lerp(aq, bq, 1), lerp(ar, br, 1), lerp(a_s, b_s, -2));
+            let lerp = |p: i32, q: i32| (p as i64 * (n - i) as i64 + q as i64 * i as i64) * 6;
+            // Nudge the line by a tiny cube offset (sums to zero) so exact ties resolve one way.
+            let (fq, fr, fs) = (
+                lerp(aq, bq) + nudge,
+                lerp(ar, br) + nudge,
+                lerp(a_s, b_s) - 2 * nudge,
+            );
             let round = |v: i64| (2 * v + den).div_euclid(2 * den);
             let (mut q, mut r, s) = (round(fq), round(fr), round(fs));
             let (dq, dr, ds) = (

@@ -10,5 +10,6 @@ pub mod movement;
 pub mod mp;
 pub mod reach;
 pub mod ruleset;
+pub mod sight;
 #[cfg(test)]
 mod tests;
