@@ -118,3 +118,17 @@ fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
+
+/// Prints a value as pretty JSON; `Err(exit code)` if it cannot be serialised.
+fn emit_json<T: serde::Serialize>(value: &T) -> Result<(), i32> {
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => {
+            emit(&format!("{s}\n"));
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Err(2)
+        }
+    }
+}

@@ -109,12 +109,8 @@ pub fn run(
             .collect(),
     };
     if json {
-        match serde_json::to_string_pretty(&out) {
-            Ok(s) => super::emit(&format!("{s}\n")),
-            Err(e) => {
-                eprintln!("{e}");
-                return 2;
-            }
+        if let Err(code) = super::emit_json(&out) {
+            return code;
         }
     } else {
         use std::fmt::Write as _;

@@ -67,12 +67,8 @@ pub fn run(level: &Path, orders: &Path, seed: u64, json: bool) -> i32 {
     };
     let out = play(&level, &orders, seed);
     if json {
-        match serde_json::to_string_pretty(&out) {
-            Ok(s) => super::emit(&format!("{s}\n")),
-            Err(e) => {
-                eprintln!("{e}");
-                return 2;
-            }
+        if let Err(code) = super::emit_json(&out) {
+            return code;
         }
     } else {
         print_text(&out);

@@ -402,59 +402,36 @@ mod tests {
     }
 
     #[test]
-    fn foot_stand_sides_d10() {
-        let f = Dir(0); // facing N
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(0)),
-            StandSide::Front
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(1)),
-            StandSide::Sword
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(2)),
-            StandSide::Sword
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(6)),
-            StandSide::Shield
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(3)),
-            StandSide::Rear
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Square, f, Dir(4)),
-            StandSide::Rear
-        );
-        assert_eq!(
-            Hex.side_of(StandShape::Square, Dir(1), Dir(2)),
-            StandSide::Sword
-        );
-        assert_eq!(
-            Hex.side_of(StandShape::Square, Dir(1), Dir(3)),
-            StandSide::Rear
-        );
-    }
-
-    #[test]
-    fn mount_stand_sides_d10() {
-        let f = Dir(2); // heading E
-        assert_eq!(
-            Square.side_of(StandShape::Long, f, Dir(2)),
-            StandSide::Front
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Long, f, Dir(0)),
-            StandSide::Shield
-        );
-        assert_eq!(
-            Square.side_of(StandShape::Long, f, Dir(5)),
-            StandSide::Sword
-        );
-        assert_eq!(Square.side_of(StandShape::Long, f, Dir(6)), StandSide::Rear);
-        assert!(!StandSide::Rear.is_frontal());
+    fn stand_sides_d10() {
+        use StandShape::{Long, Square as Foot};
+        use StandSide::*;
+        // (grid, stand, facing, towards, side)
+        let table = [
+            (Square, Foot, 0, 0, Front),
+            (Square, Foot, 0, 1, Sword),
+            (Square, Foot, 0, 2, Sword),
+            (Square, Foot, 0, 6, Shield),
+            (Square, Foot, 0, 7, Shield),
+            (Square, Foot, 0, 3, Rear),
+            (Square, Foot, 0, 4, Rear),
+            (Hex, Foot, 1, 2, Sword),
+            (Hex, Foot, 1, 0, Shield),
+            (Hex, Foot, 1, 3, Rear),
+            (Square, Long, 2, 2, Front),
+            (Square, Long, 2, 0, Shield),
+            (Square, Long, 2, 5, Sword),
+            (Square, Long, 2, 6, Rear),
+            (Hex, Long, 1, 3, Sword),
+            (Hex, Long, 1, 4, Rear),
+        ];
+        for (grid, stand, facing, towards, side) in table {
+            assert_eq!(
+                grid.side_of(stand, Dir(facing), Dir(towards)),
+                side,
+                "{grid:?} {stand:?} {facing}->{towards}"
+            );
+        }
+        assert!(!Rear.is_frontal() && Shield.is_frontal() && Front.is_frontal());
     }
 
     #[test]

@@ -444,15 +444,7 @@ fn mount(
     let ra = *world.get::<Allowance>(e).expect("allowance");
     let ha = *world.get::<Allowance>(h).expect("allowance");
     let (rider_left, horse_left, text) = if let Some(nums) = asl_rules {
-        let inf = world.get::<AslInfantry>(e).expect("asl").0;
-        let hm = world.get::<AslHorse>(h).expect("asl horse").mf;
-        let c =
-            asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
-        let mut inf2 = inf;
-        let mut hm2 = hm;
-        asl::pay(&mut inf2, &mut hm2, &c);
-        world.get_mut::<AslInfantry>(e).expect("asl").0 = inf2;
-        world.get_mut::<AslHorse>(h).expect("asl horse").mf = hm2;
+        let (inf2, hm2, c) = asl_exchange(world, e, h, nums.mount_mf)?;
         (
             inf2.left(),
             hm2.left(),
@@ -493,6 +485,23 @@ fn mount(
     sync_occupancy(world);
     log(world, phase, text);
     Ok(())
+}
+
+/// A4: prices a (dis)mount of `e` on or off `h` and pays it on both; returns the infantry's
+/// and the horse's MF after it, and the price.
+fn asl_exchange(
+    world: &mut World,
+    e: Entity,
+    h: Entity,
+    mount_mf: Mp,
+) -> Result<(asl::InfantryMf, asl::HorseMf, asl::AslMountCost), Refusal> {
+    let mut inf = world.get::<AslInfantry>(e).expect("asl").0;
+    let mut hm = world.get::<AslHorse>(h).expect("asl horse").mf;
+    let c = asl::mount_or_dismount(&inf, &hm, mount_mf).map_err(|r| Refusal(r.to_string()))?;
+    asl::pay(&mut inf, &mut hm, &c);
+    world.get_mut::<AslInfantry>(e).expect("asl").0 = inf;
+    world.get_mut::<AslHorse>(h).expect("asl horse").mf = hm;
+    Ok((inf, hm, c))
 }
 
 /// D15 / R2 price of getting on or off `h` for rider `e`.
@@ -559,15 +568,7 @@ fn dismount(
         }
     };
     let (rider_left, horse_left, text) = if let Some(nums) = rules.asl {
-        let inf = world.get::<AslInfantry>(e).expect("asl").0;
-        let hm = world.get::<AslHorse>(h).expect("asl horse").mf;
-        let c =
-            asl::mount_or_dismount(&inf, &hm, nums.mount_mf).map_err(|r| Refusal(r.to_string()))?;
-        let mut inf2 = inf;
-        let mut hm2 = hm;
-        asl::pay(&mut inf2, &mut hm2, &c);
-        world.get_mut::<AslInfantry>(e).expect("asl").0 = inf2;
-        world.get_mut::<AslHorse>(h).expect("asl horse").mf = hm2;
+        let (inf2, hm2, c) = asl_exchange(world, e, h, nums.mount_mf)?;
         (
             inf2.left(),
             hm2.left(),

@@ -134,28 +134,24 @@ pub fn load_level_file(path: &Path) -> Result<Level, LoadErrors> {
 /// `base_dir` is where a ruleset given as a path is looked for (`None`: built-in rulesets
 /// only). Every problem found is returned, each at its line and column.
 pub fn load_level_str(src: &str, file: &str, base_dir: Option<&Path>) -> Result<Level, LoadErrors> {
-    if src.len() as u64 > MAX_FILE_BYTES {
-        return Err(file_too_big(file, src.len() as u64));
-    }
-    let text = normalise(src, Some("Level"));
-    check_token_lengths(&text, file)?;
-    check_level_header(&text, file)?;
-    let lf: LevelFile = parse(&text, file)?;
-    let mut cx = Ctx::new(file, &text);
-    let rules = resolve_ruleset(&lf.ruleset, base_dir, &mut cx);
-    let level = build_level(lf, rules, &mut cx);
-    match level {
-        Some(mut level) => {
-            level.text = src.to_string();
-            cx.finish(level)
-        }
-        None => Err(cx.into_errors()),
-    }
+    load_level_text(src, file, |lf, cx| {
+        resolve_ruleset(&lf.ruleset, base_dir, cx)
+    })
 }
 
 /// Parses and checks level text against a ruleset already in hand (a saved game carries its
 /// ruleset, so a save loads even if the ruleset file has since changed or moved).
 pub fn load_level_str_with(src: &str, file: &str, rules: Ruleset) -> Result<Level, LoadErrors> {
+    load_level_text(src, file, |_, _| Some(rules))
+}
+
+/// The level pipeline: size and token limits, the header pass, the parse, the ruleset (found
+/// by `ruleset`), then every meaning check.
+fn load_level_text(
+    src: &str,
+    file: &str,
+    ruleset: impl FnOnce(&LevelFile, &mut Ctx) -> Option<Ruleset>,
+) -> Result<Level, LoadErrors> {
     if src.len() as u64 > MAX_FILE_BYTES {
         return Err(file_too_big(file, src.len() as u64));
     }
@@ -164,8 +160,8 @@ pub fn load_level_str_with(src: &str, file: &str, rules: Ruleset) -> Result<Leve
     check_level_header(&text, file)?;
     let lf: LevelFile = parse(&text, file)?;
     let mut cx = Ctx::new(file, &text);
-    let level = build_level(lf, Some(rules), &mut cx);
-    match level {
+    let rules = ruleset(&lf, &mut cx);
+    match build_level(lf, rules, &mut cx) {
         Some(mut level) => {
             level.text = src.to_string();
             cx.finish(level)

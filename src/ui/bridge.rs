@@ -1,0 +1,307 @@
+//! The bridge between the window and the game. The authoritative game is a [`Game`] (its own
+//! headless `App`) held by the window as non-send data, so the window never runs the
+//! simulation's systems in its own world and a save, an undo or a replay is exactly what the
+//! command line would do. The window's figure entities are *mirrors*: after every accepted
+//! order, undo, start or load, each figure's components are copied from the game's world onto
+//! a mirror entity with the same [`FigureId`] (spawned, updated or despawned), so the counters
+//! and panels read ordinary components and never see the game's entities.
+//!
+//! Requests come in as messages — [`StartGame`], [`LoadGame`], [`GameRequest`] — and every
+//! answer goes out as an [`OrderOutcome`], whoever asked (a click, a key, a menu, a test).
+
+use super::CurrentLevel;
+use crate::level::Level;
+use crate::rules::grid::GridKind;
+use crate::sim::Game;
+use crate::sim::components::*;
+use crate::sim::log::{GameLog, LogEntry};
+use crate::sim::orders::{Order, Refusal};
+use crate::sim::phase::{Phase, TurnState};
+use crate::sim::record::Record;
+use crate::sim::world::Rules;
+use bevy::prelude::*;
+use std::collections::HashMap;
+
+/// The game being played, held by the window. Non-send data (`App` is not `Send`): reach it
+/// with `NonSend<ActiveGame>` / `NonSendMut<ActiveGame>`, e.g. to save it. Change it only
+/// through [`GameRequest`] so the mirrors and the view stay in step.
+pub struct ActiveGame {
+    /// The authoritative game.
+    pub game: Game,
+    /// The level it was started from (for the map and the title).
+    pub level: Level,
+    /// Bumped on every change of the game's state; the mirrors follow it.
+    pub revision: u64,
+}
+
+/// Starts a new game of `level` with dice seeded by `seed`, replacing any game in progress
+/// (the start screen sends this).
+#[derive(Message, Clone, Debug)]
+pub struct StartGame {
+    /// The level to play.
+    pub level: Level,
+    /// The dice seed.
+    pub seed: u64,
+}
+
+/// Replaces the game in progress by a saved one (read it with `sim::record::read_save`).
+#[derive(Message, Clone, Debug)]
+pub struct LoadGame {
+    /// The saved game.
+    pub record: Record,
+}
+
+/// Something to do to the game in progress, applied in the order sent.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum GameRequest {
+    /// Give an order; the rules accept or refuse it.
+    Order(Order),
+    /// Take back the last order (never past a die roll).
+    Undo,
+}
+
+/// The answer to a request: what was asked, and the rules' verdict.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct OrderOutcome {
+    /// The order, or `None` for an undo, a start or a load.
+    pub order: Option<Order>,
+    /// What happened: `Ok` with a short description, or the refusal.
+    pub result: Result<String, Refusal>,
+}
+
+/// What the panels show about the game, copied from it after every change so they need no
+/// access to the non-send game.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct GameView {
+    /// [`ActiveGame::revision`] this view was taken at.
+    pub revision: u64,
+    /// Bumped when a new game is started or loaded (selection and caches reset).
+    pub serial: u64,
+    /// Turn number, from 1.
+    pub turn: u32,
+    /// The phase.
+    pub phase: Phase,
+    /// Side names, by side index.
+    pub side_names: Vec<String>,
+    /// The side whose figures may move now.
+    pub side_to_move: Option<u8>,
+    /// Winner of the current initiative.
+    pub initiative: Option<u8>,
+    /// Every log line, oldest first.
+    pub log: Vec<LogEntry>,
+    /// Orders accepted so far.
+    pub orders: usize,
+    /// Whether an undo would be accepted.
+    pub can_undo: bool,
+    /// Squares or hexes.
+    pub grid: GridKind,
+    /// The `asl` ruleset (riders stay in the hex when dismounting, A2).
+    pub asl: bool,
+}
+
+impl GameView {
+    /// The name of side `s`.
+    pub fn side_name(&self, s: u8) -> String {
+        self.side_names
+            .get(usize::from(s))
+            .cloned()
+            .unwrap_or_else(|| format!("side {s}"))
+    }
+
+    /// This turn's initiative rolls (D1, D5), oldest first, as log entries with their dice.
+    pub fn initiative_rolls(&self) -> impl Iterator<Item = &LogEntry> {
+        let turn = self.turn;
+        self.log
+            .iter()
+            .filter(move |l| l.turn == turn && l.roll.is_some() && l.phase.contains("initiative"))
+    }
+}
+
+/// Marks a mirror: a window entity standing for one of the game's figures.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct Mirror;
+
+/// Mirror entities by figure id.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Mirrors(pub HashMap<String, Entity>);
+
+/// Keeps the game, its mirrors and its view; applies requests.
+pub struct BridgePlugin;
+
+impl Plugin for BridgePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<StartGame>()
+            .add_message::<LoadGame>()
+            .add_message::<GameRequest>()
+            .add_message::<OrderOutcome>()
+            .init_resource::<GameView>()
+            .init_resource::<Mirrors>();
+    }
+}
+
+/// Installs `game` as the game in progress: replaces the level on screen, drops the old
+/// mirrors and mirrors the new figures at once.
+pub fn install_game(world: &mut World, game: Game, level: Level) {
+    let revision = world
+        .get_non_send::<ActiveGame>()
+        .map_or(0, |a| a.revision + 1);
+    world.insert_non_send(ActiveGame {
+        game,
+        level: level.clone(),
+        revision,
+    });
+    world.insert_resource(CurrentLevel(level));
+    let old: Vec<Entity> = world.resource_mut::<Mirrors>().0.drain().map(|(_, e)| e).collect();
+    for e in old {
+        if let Ok(m) = world.get_entity_mut(e) {
+            m.despawn();
+        }
+    }
+    world.resource_mut::<GameView>().serial += 1;
+    sync_mirrors(world);
+}
+
+/// The level a saved game plays, rebuilt from the text and ruleset kept in the save.
+pub fn level_of_record(rec: &Record) -> Result<Level, String> {
+    let rules = crate::level::load_ruleset_str(&rec.ruleset, "<saved ruleset>")
+        .map_err(|e| e.to_string())?;
+    crate::level::load_level_str_with(&rec.level, &rec.level_source, rules)
+        .map_err(|e| e.to_string())
+}
+
+fn drain<M: Message>(world: &mut World) -> Vec<M> {
+    world
+        .get_resource_mut::<Messages<M>>()
+        .map(|mut m| m.drain().collect())
+        .unwrap_or_default()
+}
+
+/// Applies every pending request, then refreshes the mirrors and the view if the game
+/// changed. Exclusive: it runs the game's own app.
+pub fn apply_requests(world: &mut World) {
+    let mut outcomes = Vec::new();
+    if let Some(s) = drain::<StartGame>(world).pop() {
+        let game = Game::new(&s.level, s.seed);
+        let text = format!("New game: {} (seed {}).", s.level.file.name, s.seed);
+        install_game(world, game, s.level);
+        outcomes.push(OrderOutcome {
+            order: None,
+            result: Ok(text),
+        });
+    }
+    if let Some(l) = drain::<LoadGame>(world).pop() {
+        let loaded = level_of_record(&l.record)
+            .and_then(|lv| Game::from_record(&l.record).map(|g| (g, lv)).map_err(|e| e.to_string()));
+        outcomes.push(OrderOutcome {
+            order: None,
+            result: match loaded {
+                Ok((game, level)) => {
+                    let text = format!("Loaded {} after {} orders.", level.file.name, l.record.orders.len());
+                    install_game(world, game, level);
+                    Ok(text)
+                }
+                Err(e) => Err(Refusal(e)),
+            },
+        });
+    }
+    let requests = drain::<GameRequest>(world);
+    if !requests.is_empty() {
+        let active = world.remove_non_send::<ActiveGame>();
+        match active {
+            None => outcomes.extend(requests.into_iter().map(|r| OrderOutcome {
+                order: match r {
+                    GameRequest::Order(o) => Some(o),
+                    GameRequest::Undo => None,
+                },
+                result: Err(Refusal("no game is in progress".into())),
+            })),
+            Some(mut active) => {
+                for r in requests {
+                    outcomes.push(apply_one(&mut active, r));
+                }
+                world.insert_non_send(active);
+            }
+        }
+    }
+    sync_mirrors(world);
+    if let Some(mut m) = world.get_resource_mut::<Messages<OrderOutcome>>() {
+        for o in outcomes {
+            m.write(o);
+        }
+    }
+}
+
+fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
+    match r {
+        GameRequest::Order(order) => {
+            let result = active.game.order(&order).map(|()| {
+                active.revision += 1;
+                let log = &active.game.app.world().resource::<GameLog>().0;
+                log.last().map_or_else(|| order.to_string(), |l| l.text.clone())
+            });
+            OrderOutcome {
+                order: Some(order),
+                result,
+            }
+        }
+        GameRequest::Undo => {
+            let result = active.game.undo().map(|()| {
+                active.revision += 1;
+                format!("Took back the last order ({} left).", active.game.record().orders.len())
+            });
+            OrderOutcome {
+                order: None,
+                result,
+            }
+        }
+    }
+}
+
+/// Copies the game's figures onto their mirrors and the game's state into [`GameView`], if
+/// the game changed since the last copy. Cheap when nothing changed.
+pub fn sync_mirrors(world: &mut World) {
+    let Some(mut active) = world.remove_non_send::<ActiveGame>() else {
+        return;
+    };
+    let view = world.resource::<GameView>();
+    let fresh = view.revision != active.revision || view.side_names.is_empty();
+    if fresh {
+        let rows = super::play::mirror::read_figures(active.game.app.world_mut());
+        super::play::mirror::write_mirrors(world, &rows);
+        let new_view = view_of(&mut active);
+        let mut view = world.resource_mut::<GameView>();
+        let serial = view.serial;
+        *view = GameView {
+            serial,
+            ..new_view
+        };
+    }
+    world.insert_non_send(active);
+}
+
+fn view_of(active: &mut ActiveGame) -> GameView {
+    let can_undo = active.game.can_undo();
+    let orders = active.game.record().orders.len();
+    let phase = active.game.phase();
+    let world = active.game.app.world();
+    let turn = world.resource::<TurnState>();
+    let rules = &world.resource::<Rules>().0;
+    GameView {
+        revision: active.revision,
+        serial: 0,
+        turn: turn.turn,
+        phase,
+        side_names: turn.side_names.clone(),
+        side_to_move: if phase.is_half_move() {
+            turn.side_to_move()
+        } else {
+            None
+        },
+        initiative: turn.initiative,
+        log: world.resource::<GameLog>().0.clone(),
+        orders,
+        can_undo,
+        grid: rules.grid,
+        asl: rules.asl.is_some(),
+    }
+}

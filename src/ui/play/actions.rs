@@ -1,0 +1,314 @@
+//! Turning [`PlayAction`]s into selection changes and game requests, and the rules' answers
+//! into what the player reads. Nothing here judges an order: a click on a reachable cell
+//! sends the previewed path, a key sends its order, and the bridge's [`OrderOutcome`] —
+//! accepted, or refused with the rule's reason — is shown as it comes.
+
+use super::reach_view::{CurrentPreview, CurrentReach, PathPreview, preview_at};
+use super::{Feedback, Hover, Mode, PlayAction, Selection, TOAST_SECS};
+use crate::rules::grid::Cell;
+use crate::rules::movement::{Hand, Step};
+use crate::rules::ruleset::TroopType;
+use crate::sim::components::{CarriedBy, FigureId, GaitState, Position, RidingOn, SideId, Troop};
+use crate::sim::orders::Order;
+use crate::ui::Selected;
+use crate::ui::bridge::{GameRequest, GameView, Mirror, Mirrors, OrderOutcome};
+use bevy::prelude::*;
+
+/// What an action needs to know about a mirror.
+pub type MirrorFacts = (
+    Entity,
+    &'static FigureId,
+    &'static Position,
+    Option<&'static SideId>,
+    Option<&'static Troop>,
+    Option<&'static RidingOn>,
+    Option<&'static CarriedBy>,
+    Option<&'static GaitState>,
+);
+
+/// The figure a click on `cell` picks: the side to move's figures first, riders before
+/// their mounts (a pair is selected by its rider); clicking again cycles through a stack.
+pub fn figure_at(
+    mirrors: &Query<MirrorFacts, With<Mirror>>,
+    cell: Cell,
+    side_to_move: Option<u8>,
+    current: Option<&str>,
+) -> Option<String> {
+    let mut here: Vec<(bool, bool, String)> = mirrors
+        .iter()
+        .filter(|m| m.2.0 == cell)
+        .map(|m| {
+            let own = m.3.map(|s| s.0) == side_to_move && side_to_move.is_some();
+            let rider = match m.6 {
+                Some(c) => mirrors.get(c.0).map_or(m.1.0.clone(), |r| r.1.0.clone()),
+                None => m.1.0.clone(),
+            };
+            (!own, m.6.is_some(), rider)
+        })
+        .collect();
+    here.sort();
+    here.dedup_by(|a, b| a.2 == b.2);
+    let at = current.and_then(|c| here.iter().position(|h| h.2 == c));
+    let next = at.map_or(0, |i| (i + 1) % here.len().max(1));
+    here.get(next).map(|h| h.2.clone())
+}
+
+/// The steed a click on `cell` names for mounting: a riderless horse first.
+fn steed_at(mirrors: &Query<MirrorFacts, With<Mirror>>, cell: Cell) -> Option<String> {
+    let mut here: Vec<(bool, String)> = mirrors
+        .iter()
+        .filter(|m| m.2.0 == cell)
+        .map(|m| {
+            let steed = m.4.is_some_and(|t| t.0 == TroopType::Horse) && m.6.is_none();
+            (!steed, m.1.0.clone())
+        })
+        .collect();
+    here.sort();
+    here.into_iter().next().map(|h| h.1)
+}
+
+/// The move a click on `cell` orders: the preview on screen if it is for that cell, else the
+/// same computation the preview would make. `None` when the cell is not a move (out of
+/// reach, or the figure's own cell with nothing to do).
+pub fn click_move(
+    reach: &CurrentReach,
+    preview: &CurrentPreview,
+    hover: &Hover,
+    cell: Cell,
+) -> Option<PathPreview> {
+    let r = reach.0.as_ref()?;
+    let p = match &preview.0 {
+        Some(p) if p.cell == cell && p.unit == r.unit && p.revision == r.revision => p.clone(),
+        _ => {
+            let pick = if hover.cell == Some(cell) { hover.pick } else { 0 };
+            preview_at(r, cell, pick)?
+        }
+    };
+    (!p.steps.is_empty()).then_some(p)
+}
+
+fn send(requests: &mut MessageWriter<GameRequest>, o: Order) {
+    requests.write(GameRequest::Order(o));
+}
+
+fn say(feedback: &mut Feedback, text: impl Into<String>) {
+    feedback.status = text.into();
+    feedback.refused = false;
+    feedback.toast_until = None;
+}
+
+/// Applies the player's actions.
+#[allow(clippy::too_many_arguments)]
+pub fn perform_actions(
+    mut actions: MessageReader<PlayAction>,
+    mut selection: ResMut<Selection>,
+    mut hover: ResMut<Hover>,
+    reach: Res<CurrentReach>,
+    preview: Res<CurrentPreview>,
+    view: Res<GameView>,
+    mirrors: Query<MirrorFacts, With<Mirror>>,
+    index: Res<Mirrors>,
+    mut requests: MessageWriter<GameRequest>,
+    mut feedback: ResMut<Feedback>,
+) {
+    for action in actions.read() {
+        let unit = selection.unit.clone();
+        let facts = unit
+            .as_ref()
+            .and_then(|u| index.0.get(u))
+            .and_then(|&e| mirrors.get(e).ok());
+        let mounted = facts.is_some_and(|f| f.5.is_some() || f.7.is_some());
+        let needs_unit = matches!(
+            action,
+            PlayAction::Gait(_)
+                | PlayAction::Pivot(_)
+                | PlayAction::BackUp
+                | PlayAction::MountOrDismount
+        );
+        if needs_unit && unit.is_none() {
+            say(&mut feedback, "Select a figure first.");
+            continue;
+        }
+        let u = unit.clone().unwrap_or_default();
+        match action {
+            PlayAction::Click(cell) => match selection.mode {
+                Mode::Move => {
+                    if let Some(p) = click_move(&reach, &preview, &hover, *cell) {
+                        send(&mut requests, Order::Move {
+                            unit: p.unit,
+                            steps: p.steps,
+                        });
+                    } else {
+                        let picked = figure_at(&mirrors, *cell, view.side_to_move, unit.as_deref());
+                        if picked.is_none() && unit.is_some() {
+                            say(&mut feedback, "Nothing selected.");
+                        }
+                        selection.unit = picked;
+                    }
+                }
+                Mode::Mount => {
+                    selection.mode = Mode::Move;
+                    match steed_at(&mirrors, *cell) {
+                        Some(horse) => {
+                            send(&mut requests, Order::Mount { unit: u, horse });
+                        }
+                        None => say(&mut feedback, "No steed there: mounting cancelled."),
+                    }
+                }
+                Mode::Dismount => {
+                    selection.mode = Mode::Move;
+                    send(&mut requests, Order::Dismount {
+                        unit: u,
+                        to: Some((cell.x, cell.y)),
+                    });
+                }
+            },
+            PlayAction::Select(id) => {
+                selection.unit = id.clone();
+                selection.mode = Mode::Move;
+            }
+            PlayAction::Gait(g) => {
+                send(&mut requests, Order::SetGait { unit: u, gait: *g });
+            }
+            PlayAction::Pivot(hand) => {
+                let k = if mounted {
+                    view.grid.right_angle_steps() as i8
+                } else {
+                    1
+                };
+                let k = if *hand == Hand::Left { -k } else { k };
+                send(&mut requests, Order::Move {
+                    unit: u,
+                    steps: vec![Step::Pivot(k)],
+                });
+            }
+            PlayAction::BackUp => {
+                send(&mut requests, Order::Move {
+                    unit: u,
+                    steps: vec![Step::Back],
+                });
+            }
+            PlayAction::MountOrDismount => {
+                let riding = facts.is_some_and(|f| f.5.is_some());
+                match (riding, selection.mode) {
+                    (true, Mode::Dismount) => {
+                        selection.mode = Mode::Move;
+                        send(&mut requests, Order::Dismount { unit: u, to: None });
+                    }
+                    (true, _) if view.asl => {
+                        send(&mut requests, Order::Dismount { unit: u, to: None });
+                    }
+                    (true, _) => {
+                        selection.mode = Mode::Dismount;
+                        say(
+                            &mut feedback,
+                            "Dismount: click a free cell next to the mount (M again: the first free one; Esc cancels).",
+                        );
+                    }
+                    (false, Mode::Mount) => {
+                        selection.mode = Mode::Move;
+                        say(&mut feedback, "Mounting cancelled.");
+                    }
+                    (false, _) => {
+                        selection.mode = Mode::Mount;
+                        say(&mut feedback, "Mount: click the steed (Esc cancels).");
+                    }
+                }
+            }
+            PlayAction::EndSide => {
+                send(&mut requests, Order::EndSide);
+                selection.unit = None;
+                selection.mode = Mode::Move;
+            }
+            PlayAction::Undo => {
+                requests.write(GameRequest::Undo);
+            }
+            PlayAction::CycleFacing(d) => {
+                hover.pick = if *d < 0 {
+                    hover.pick.checked_sub(1).unwrap_or_else(|| {
+                        preview.0.as_ref().map_or(0, |p| p.choices.saturating_sub(1))
+                    })
+                } else {
+                    hover.pick + 1
+                };
+            }
+            PlayAction::Cancel => {
+                if selection.mode != Mode::Move {
+                    selection.mode = Mode::Move;
+                    say(&mut feedback, "Cancelled.");
+                } else {
+                    selection.unit = None;
+                }
+            }
+        }
+    }
+}
+
+/// Shows the rules' answers: an accepted order's log line in the status, a refusal's reason
+/// in the status and in a banner for [`TOAST_SECS`].
+pub fn take_outcomes(
+    mut outcomes: MessageReader<OrderOutcome>,
+    mut feedback: ResMut<Feedback>,
+    time: Res<Time>,
+) {
+    for o in outcomes.read() {
+        match &o.result {
+            Ok(text) => say(&mut feedback, text.clone()),
+            Err(why) => {
+                feedback.status = format!("Refused: {why}");
+                feedback.refused = true;
+                feedback.toast_until = Some(time.elapsed_secs_f64() + TOAST_SECS);
+            }
+        }
+    }
+}
+
+/// Keeps the selection valid: a new game clears it, a figure that is gone is deselected, and
+/// a mount's id becomes its rider's (a pair is ordered through its rider).
+pub fn follow_game(
+    view: Res<GameView>,
+    mut seen: Local<u64>,
+    mut selection: ResMut<Selection>,
+    index: Res<Mirrors>,
+    mirrors: Query<(&FigureId, Option<&CarriedBy>), With<Mirror>>,
+    mut hover: ResMut<Hover>,
+) {
+    if view.serial != *seen {
+        *seen = view.serial;
+        *selection = Selection::default();
+        *hover = Hover::default();
+        return;
+    }
+    let Some(u) = selection.unit.clone() else {
+        return;
+    };
+    let Some(&e) = index.0.get(&u) else {
+        selection.unit = None;
+        return;
+    };
+    if let Ok((_, Some(c))) = mirrors.get(e)
+        && let Ok((rider, _)) = mirrors.get(c.0)
+    {
+        selection.unit = Some(rider.0.clone());
+    }
+}
+
+/// Puts the UI's [`Selected`] marker on the selected mirror only (the counter draws a ring).
+pub fn mark_selected(
+    mut commands: Commands,
+    selection: Res<Selection>,
+    index: Res<Mirrors>,
+    marked: Query<Entity, With<Selected>>,
+) {
+    let want = selection.unit.as_ref().and_then(|u| index.0.get(u)).copied();
+    for e in &marked {
+        if Some(e) != want {
+            commands.entity(e).remove::<Selected>();
+        }
+    }
+    if let Some(e) = want
+        && !marked.contains(e)
+    {
+        commands.entity(e).insert(Selected);
+    }
+}

@@ -1,0 +1,176 @@
+//! Playing a level in the window (issue 3): selecting a figure, seeing where it can go and
+//! what each path costs, and ordering it — hot-seat, both sides at one screen.
+//!
+//! Everything a player does becomes a [`PlayAction`] (a map click, a key, a button), and
+//! every action that changes the game becomes a [`GameRequest`](crate::ui::bridge::GameRequest) for the
+//! [bridge](crate::ui::bridge); the rules accept or refuse it, and the refusal's words are
+//! what the player reads. The window never decides legality itself.
+//!
+//! [`PlayLogicPlugin`] is the part that needs no window or GPU (tests and benchmarks run it
+//! on `MinimalPlugins`); [`PlayPlugin`] adds the mouse, keyboard, egui panels and path
+//! drawing.
+//!
+//! Keys: click a figure to select it, click a highlighted cell to move there along the
+//! previewed path; `Q` / `E` cycle the end facing previewed at the hovered cell; `1`–`5`
+//! gait walk, trot, canter, gallop, halt; `[` / `]` pivot left / right; `B` back up; `M`
+//! mount (then click the steed) or, when mounted, dismount (then click a free neighbouring
+//! cell, or `M` again for the first free one); `Enter` ends the side's half-move; `U` or
+//! `Ctrl+Z` undoes; `Esc` cancels or deselects.
+
+pub mod actions;
+pub mod autotest;
+pub mod input;
+pub mod marks;
+pub mod mirror;
+pub mod panels;
+pub mod reach_view;
+
+use crate::rules::gait::Gait;
+use crate::rules::grid::Cell;
+use crate::rules::movement::Hand;
+use crate::ui::UiSet;
+use crate::ui::bridge::{self, BridgePlugin};
+use bevy::prelude::*;
+
+pub use reach_view::{PathPreview, ReachView};
+
+/// What the player is doing with the selected figure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Clicks select figures and move the selected one.
+    #[default]
+    Move,
+    /// The next click names the steed to mount.
+    Mount,
+    /// The next click names the cell to step down to.
+    Dismount,
+}
+
+/// The figure the player is looking at (a mirror's id; a pair is selected by its rider) and
+/// what the next click means.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The selected figure's id.
+    pub unit: Option<String>,
+    /// What the next map click does.
+    pub mode: Mode,
+}
+
+/// The map cell under the pointer (none when the pointer is off the map or over a panel),
+/// and which of that cell's end facings is previewed.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hover {
+    /// The hovered cell.
+    pub cell: Option<Cell>,
+    /// Index into the hovered cell's end facings, cheapest first (`Q` / `E`).
+    pub pick: usize,
+}
+
+/// Everything a player can do, from the map, the keyboard or a button; one system turns
+/// them into selection changes and game requests, so keys and buttons cannot disagree.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum PlayAction {
+    /// A click on a map cell (not a drag).
+    Click(Cell),
+    /// Select a figure by id, or clear the selection.
+    Select(Option<String>),
+    /// Change the selected mount's gait (D5).
+    Gait(Gait),
+    /// Pivot in place: one facing step on foot (D14), a right angle mounted (H3).
+    Pivot(Hand),
+    /// Back up one cell (H5).
+    BackUp,
+    /// Mount (then click the steed) or, when mounted, dismount.
+    MountOrDismount,
+    /// End the side's half-move (D4).
+    EndSide,
+    /// Take back the last order.
+    Undo,
+    /// Preview the next (`+1`) or previous (`-1`) end facing at the hovered cell.
+    CycleFacing(i8),
+    /// Leave the mount/dismount mode, or clear the selection.
+    Cancel,
+}
+
+/// What the player was last told: a status line that stays, and a toast for a few seconds.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Feedback {
+    /// The latest outcome or hint, always shown.
+    pub status: String,
+    /// Whether the status reports a refusal.
+    pub refused: bool,
+    /// A banner shown until this time (seconds since start), if any.
+    pub toast_until: Option<f64>,
+}
+
+/// How long a refusal banner stays up.
+pub const TOAST_SECS: f64 = 4.0;
+
+/// Order of the play systems within `Update`, before the counters redraw.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlaySet {
+    /// Pointer and keys become [`PlayAction`]s and [`Hover`].
+    Input,
+    /// Actions become selection changes and game requests.
+    Actions,
+    /// The bridge applies requests and refreshes the mirrors.
+    Apply,
+    /// Reach, preview and highlights follow the new state.
+    View,
+}
+
+/// The play logic without a window: bridge, selection, reach, preview, actions and the
+/// reach highlights. Needs an `AssetPlugin` (highlight images) and `Time`.
+pub struct PlayLogicPlugin;
+
+impl Plugin for PlayLogicPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<BridgePlugin>() {
+            app.add_plugins(BridgePlugin);
+        }
+        app.add_message::<PlayAction>()
+            .init_resource::<Selection>()
+            .init_resource::<Hover>()
+            .init_resource::<Feedback>()
+            .init_resource::<reach_view::CurrentReach>()
+            .init_resource::<reach_view::CurrentPreview>()
+            .configure_sets(
+                Update,
+                (PlaySet::Input, PlaySet::Actions, PlaySet::Apply, PlaySet::View)
+                    .chain()
+                    .before(UiSet::Counters),
+            )
+            .add_systems(Update, actions::perform_actions.in_set(PlaySet::Actions))
+            .add_systems(Update, bridge::apply_requests.in_set(PlaySet::Apply))
+            .add_systems(
+                Update,
+                (
+                    actions::take_outcomes,
+                    actions::follow_game,
+                    reach_view::refresh_reach,
+                    reach_view::refresh_preview,
+                    actions::mark_selected,
+                    marks::draw_reach_marks,
+                )
+                    .chain()
+                    .in_set(PlaySet::View),
+            )
+            .add_plugins(marks::MarksPlugin);
+    }
+}
+
+/// The whole in-game interface for the window: [`PlayLogicPlugin`] plus mouse and keyboard
+/// input, the egui panels, path drawing and the camera fit around the panels.
+pub struct PlayPlugin;
+
+impl Plugin for PlayPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<bevy_egui::EguiPlugin>() {
+            app.add_plugins(bevy_egui::EguiPlugin::default());
+        }
+        app.add_plugins((PlayLogicPlugin, input::InputPlugin, panels::PanelsPlugin));
+    }
+}
+
+#[cfg(test)]
+mod tests;

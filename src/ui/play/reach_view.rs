@@ -1,0 +1,204 @@
+//! Where the selected figure can go, and the path previewed to the hovered cell. The reach is
+//! the rules' own search (`sim::motion::reach_of` on the game's world), and a preview's steps
+//! are exactly what a click sends as `Order::Move` — the path shown is the path ordered.
+
+use super::{Hover, Mode, Selection};
+use crate::rules::board::Board;
+use crate::rules::grid::{Cell, Dir, GridKind};
+use crate::rules::movement::{Mover, Pose, Step};
+use crate::rules::mp::Mp;
+use crate::rules::reach::{Reach, ReachEnd};
+use crate::sim::Game;
+use crate::sim::components::{CarriedBy, SideId};
+use crate::sim::motion::reach_of;
+use crate::sim::orders::steps_text;
+use crate::sim::world::{Map, find_figure};
+use crate::ui::bridge::{ActiveGame, GameView};
+use bevy::prelude::*;
+
+/// The reachable area of one figure at one state of the game.
+#[derive(Clone, Debug)]
+pub struct ReachView {
+    /// The figure (the id orders use: the rider of a pair).
+    pub unit: String,
+    /// The id it was asked for (a mount's id selects its rider's reach).
+    pub asked: String,
+    /// The game revision it was computed at.
+    pub revision: u64,
+    /// Where it stands now.
+    pub start: Pose,
+    /// Movement it may still use.
+    pub left: Mp,
+    /// Its step rules (to replay a path cell by cell).
+    pub mover: Mover,
+    /// The board it was computed on.
+    pub board: Board,
+    /// The search result.
+    pub reach: Reach,
+    /// The cheapest end per reachable cell, by cell.
+    pub cells: Vec<ReachEnd>,
+    /// Why it may not move at all, if so (D16).
+    pub blocked: Option<String>,
+    /// Its side is the one moving now (otherwise the area is shown for information and the
+    /// rules will refuse an order, D4).
+    pub own_side: bool,
+}
+
+/// The reach of the selected figure, if any.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CurrentReach(pub Option<ReachView>);
+
+/// A path from the selected figure to one (cell, facing) end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPreview {
+    /// The figure.
+    pub unit: String,
+    /// The game revision it belongs to.
+    pub revision: u64,
+    /// Where it ends.
+    pub cell: Cell,
+    /// The facing it ends in.
+    pub facing: Dir,
+    /// How many end facings the cell offers.
+    pub choices: usize,
+    /// Which of them this is (0 = cheapest).
+    pub pick: usize,
+    /// The steps, exactly as a click orders them.
+    pub steps: Vec<Step>,
+    /// The pose after each step, the start first.
+    pub poses: Vec<Pose>,
+    /// Total cost.
+    pub cost: Mp,
+    /// Movement left after it.
+    pub left_after: Mp,
+    /// The manoeuvres in words (`ahead veer-right face-S`).
+    pub words: String,
+}
+
+/// The path previewed now.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CurrentPreview(pub Option<PathPreview>);
+
+/// Computes the reach of figure `unit` (a mount's id means its rider) in `game`.
+pub fn reach_view_of(
+    game: &mut Game,
+    unit: &str,
+    revision: u64,
+    side_to_move: Option<u8>,
+) -> Option<ReachView> {
+    let asked = unit;
+    let world = game.app.world_mut();
+    let mut e = find_figure(world, unit)?;
+    if let Some(c) = world.get::<CarriedBy>(e) {
+        e = c.0;
+    }
+    let side = world.get::<SideId>(e).map(|s| s.0);
+    let (setup, reach) = reach_of(world, e);
+    let unit = world
+        .get::<crate::sim::components::FigureId>(e)
+        .map_or_else(|| unit.to_string(), |f| f.0.clone());
+    let board = world.resource::<Map>().0.clone();
+    let cells = reach.cells();
+    Some(ReachView {
+        asked: asked.to_string(),
+        unit,
+        revision,
+        start: setup.pose,
+        left: setup.left,
+        mover: setup.mover,
+        board,
+        reach,
+        cells,
+        blocked: setup.blocked,
+        own_side: side.is_some() && side == side_to_move,
+    })
+}
+
+/// The path to `cell` ending in its `pick`-th cheapest facing (wrapping), with the pose after
+/// every step. `None` when the cell is out of reach.
+pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPreview> {
+    let mut ends: Vec<&ReachEnd> = view.reach.ends().iter().filter(|e| e.cell == cell).collect();
+    if ends.is_empty() {
+        return None;
+    }
+    ends.sort_by_key(|e| (e.cost, e.facing.0));
+    let pick = pick % ends.len();
+    let end = ends[pick];
+    let steps = view.reach.path(end);
+    let mut poses = vec![view.start];
+    let mut pose = view.start;
+    for &s in &steps {
+        let (next, _) = view.mover.try_step(&view.board, &pose, s).ok()?;
+        poses.push(next);
+        pose = next;
+    }
+    let words = if steps.is_empty() {
+        "stays where it is".to_string()
+    } else {
+        steps_text(view.mover.grid, &steps)
+    };
+    Some(PathPreview {
+        unit: view.unit.clone(),
+        revision: view.revision,
+        cell,
+        facing: end.facing,
+        choices: ends.len(),
+        pick,
+        steps,
+        poses,
+        cost: end.cost,
+        left_after: view.left - end.cost,
+        words,
+    })
+}
+
+/// The grid of a reach view.
+pub fn grid_of(view: &ReachView) -> GridKind {
+    view.mover.grid
+}
+
+/// Recomputes the selected figure's reach when the selection or the game changes.
+pub fn refresh_reach(
+    active: Option<NonSendMut<ActiveGame>>,
+    selection: Res<Selection>,
+    view: Res<GameView>,
+    mut current: ResMut<CurrentReach>,
+) {
+    let wanted = selection.unit.as_deref();
+    let have = current.0.as_ref().map(|r| (r.asked.as_str(), r.revision));
+    let up_to_date = match (wanted, have) {
+        (None, None) => true,
+        (Some(u), Some((asked, rev))) => rev == view.revision && u == asked,
+        _ => false,
+    };
+    if up_to_date {
+        return;
+    }
+    current.0 = match (wanted, active) {
+        (Some(u), Some(mut a)) => {
+            let revision = a.revision;
+            reach_view_of(&mut a.game, u, revision, view.side_to_move)
+        }
+        _ => None,
+    };
+}
+
+/// Recomputes the previewed path when the hovered cell, its facing pick, the reach or the
+/// mode changes. No preview while choosing a steed or a cell to dismount to.
+pub fn refresh_preview(
+    hover: Res<Hover>,
+    selection: Res<Selection>,
+    reach: Res<CurrentReach>,
+    mut preview: ResMut<CurrentPreview>,
+) {
+    if !(hover.is_changed() || reach.is_changed() || selection.is_changed()) {
+        return;
+    }
+    let new = match (&reach.0, hover.cell, selection.mode) {
+        (Some(r), Some(c), Mode::Move) => preview_at(r, c, hover.pick),
+        _ => None,
+    };
+    if preview.0 != new {
+        preview.0 = new;
+    }
+}

@@ -1,0 +1,314 @@
+//! What the screens do to the game: start, save, load, quit, accept a hand-over, play cards.
+//! The egui code only queues a [`ScreenAction`]; [`apply_action`] carries it out on the world,
+//! so every button has a headless test. [`watch_game`] reads the game each frame for the
+//! autosave, the hand-over screen and the card overlay.
+
+use super::cards::{CardOverlay, CardPick, Cards, Picks};
+use super::handover::{ControlPoint, Handover};
+use super::host::{GameHost, level_of};
+use super::saves::{AUTOSAVE, Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
+use super::{Screen, SideControls};
+use crate::level::{Control, Level};
+use crate::sim::Game;
+use crate::sim::phase::TurnState;
+use bevy::prelude::*;
+use std::path::PathBuf;
+
+/// Something a player asked of the screens, carried out at the next `Update`.
+#[derive(Clone, Debug)]
+pub enum ScreenAction {
+    /// Start a new game of a level with a seed; who plays each side.
+    Start(Box<Level>, u64, Vec<Control>),
+    /// Save under a name in the saves directory.
+    Save(String),
+    /// Save to `saves/quicksave.ron`.
+    QuickSave,
+    /// Open the Load dialog, listing the saves.
+    OpenLoad,
+    /// Load a save, replacing the game only if it loads.
+    Load(PathBuf),
+    /// Leave the game for the start screen.
+    QuitToStart,
+    /// Close the window.
+    Quit,
+    /// The next player clicked the hand-over screen.
+    AcceptHandover,
+    /// The chooser confirmed its cards.
+    PlayCards(Vec<CardPick>),
+}
+
+/// Actions queued by the egui code this frame.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ScreenActions(pub Vec<ScreenAction>);
+
+/// A dialog over the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Asking for a save name; `error` says what was wrong with the last one.
+    Save {
+        /// The name typed so far.
+        name: String,
+        /// Why the last try failed.
+        error: Option<String>,
+    },
+    /// The saves to load from.
+    Load(Vec<SaveInfo>),
+    /// A message (an error, mostly) that the player closes.
+    Message {
+        /// The window's title.
+        title: String,
+        /// The message.
+        text: String,
+    },
+}
+
+/// Which overlays are open. Help and the rules can be opened anywhere; the menu and the
+/// dialogs only in a game.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overlays {
+    /// The key and mouse help.
+    pub help: bool,
+    /// The rules window.
+    pub rules: bool,
+    /// The in-game menu (Esc).
+    pub menu: bool,
+    /// A dialog, above everything but the hand-over screen.
+    pub dialog: Option<Dialog>,
+    /// A short notice ("Saved to …") and the time it disappears, in seconds since start.
+    pub notice: Option<(String, f64)>,
+}
+
+impl Overlays {
+    /// True when something covers the board that should take the mouse and keys from it.
+    pub fn blocking(&self) -> bool {
+        self.menu || self.dialog.is_some()
+    }
+}
+
+/// What the screens draw about the game, read by [`watch_game`] so the egui code never
+/// touches the game itself.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameView {
+    /// A game is on screen.
+    pub playing: bool,
+    /// The level's name.
+    pub level_name: String,
+    /// The turn number.
+    pub turn: u32,
+    /// The phase's label.
+    pub phase: String,
+    /// The sides' names, in order.
+    pub side_names: Vec<String>,
+    /// Who acts now.
+    pub control: ControlPoint,
+    /// The card overlay for the side choosing, when the hand-over screen is down.
+    pub cards: Option<CardOverlay>,
+    /// Orders in the game's record when `cards` was read (to re-read it only on change).
+    pub cards_key: Option<(usize, u8)>,
+}
+
+const NOTICE_SECONDS: f64 = 4.0;
+
+fn notice(world: &mut World, text: String) {
+    let now = world
+        .get_resource::<Time>()
+        .map_or(0.0, |t| t.elapsed_secs_f64());
+    world.resource_mut::<Overlays>().notice = Some((text, now + NOTICE_SECONDS));
+}
+
+fn message(world: &mut World, title: &str, text: String) {
+    world.resource_mut::<Overlays>().dialog = Some(Dialog::Message {
+        title: title.into(),
+        text,
+    });
+}
+
+/// Carries out one action on the world. Never panics; failures become dialogs.
+pub fn apply_action(world: &mut World, action: ScreenAction) {
+    let dir = world.resource::<SaveDir>().0.clone();
+    match action {
+        ScreenAction::Start(level, seed, controls) => {
+            let game = Game::new(&level, seed);
+            install(world, game, *level, controls, Autosave::default());
+        }
+        ScreenAction::Save(name) => {
+            let Some(game) = GameHost::get(world) else {
+                return;
+            };
+            match super::saves::save_named(game, &dir, &name) {
+                Ok(path) => {
+                    world.resource_mut::<Overlays>().dialog = None;
+                    notice(world, format!("Saved to {}", path.display()));
+                }
+                Err(e) => {
+                    world.resource_mut::<Overlays>().dialog = Some(Dialog::Save {
+                        name,
+                        error: Some(e),
+                    })
+                }
+            }
+        }
+        ScreenAction::QuickSave => {
+            let Some(game) = GameHost::get(world) else {
+                return;
+            };
+            let path = dir.join(QUICKSAVE);
+            match game.save(&path) {
+                Ok(()) => notice(world, format!("Saved to {}", path.display())),
+                Err(e) => message(world, "Could not save", e.to_string()),
+            }
+        }
+        ScreenAction::OpenLoad => {
+            world.resource_mut::<Overlays>().dialog = Some(Dialog::Load(list_saves(&dir)));
+        }
+        ScreenAction::Load(path) => match load_game(&path).and_then(|g| {
+            let level = level_of(&g).map_err(crate::sim::record::SaveError::Corrupt)?;
+            Ok((g, level))
+        }) {
+            Ok((game, level)) => {
+                let turn = game.app.world().resource::<TurnState>().turn;
+                let controls = playable_controls(&level);
+                install(world, game, level, controls, Autosave::loaded(turn));
+                notice(world, format!("Loaded {}", path.display()));
+            }
+            Err(e) => message(world, "Could not load", e.to_string()),
+        },
+        ScreenAction::QuitToStart => {
+            GameHost::drop_game(world);
+            *world.resource_mut::<Overlays>() = Overlays::default();
+            *world.resource_mut::<GameView>() = GameView::default();
+            world.resource_mut::<NextState<Screen>>().set(Screen::Start);
+        }
+        ScreenAction::Quit => {
+            world.write_message(AppExit::Success);
+        }
+        ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
+        ScreenAction::PlayCards(picks) => play_cards(world, &picks),
+    }
+}
+
+/// Who plays each side when a level or a save is opened: everyone is human, because the AI
+/// is not built yet (the start screen shows AI as disabled).
+pub fn playable_controls(level: &Level) -> Vec<Control> {
+    vec![Control::Human; level.file.sides.len()]
+}
+
+fn install(world: &mut World, game: Game, level: Level, controls: Vec<Control>, auto: Autosave) {
+    GameHost::put(world, game, level);
+    world.insert_resource(SideControls(controls));
+    world.insert_resource(auto);
+    world.insert_resource(Handover::default());
+    world.insert_resource(Picks::default());
+    world.insert_resource(GameView::default());
+    let mut o = world.resource_mut::<Overlays>();
+    o.menu = false;
+    o.dialog = None;
+    world.resource_mut::<NextState<Screen>>().set(Screen::Playing);
+}
+
+fn play_cards(world: &mut World, picks: &[CardPick]) {
+    let errors = world.resource_scope(|world, cards: Mut<Cards>| {
+        let Some(game) = GameHost::get(world) else {
+            return Vec::new();
+        };
+        picks
+            .iter()
+            .filter_map(|p| cards.0.play(game, p).err())
+            .collect::<Vec<_>>()
+    });
+    world.insert_resource(Picks::default());
+    world.resource_mut::<GameView>().cards_key = None;
+    if !errors.is_empty() {
+        message(world, "Cards refused", errors.join("\n"));
+    }
+}
+
+/// Applies every queued action.
+pub fn apply_actions(world: &mut World) {
+    let actions = std::mem::take(&mut world.resource_mut::<ScreenActions>().0);
+    for a in actions {
+        apply_action(world, a);
+    }
+}
+
+/// Where the game stands for the screens: the side moving in a half-move (open), or the side
+/// choosing cards in secret.
+pub fn control_point(game: &mut Game, cards: &Cards) -> ControlPoint {
+    if game.phase().is_half_move() {
+        let side = game.app.world().resource::<TurnState>().side_to_move();
+        return ControlPoint {
+            side,
+            secret: false,
+        };
+    }
+    match cards.0.chooser(game) {
+        Some(s) => ControlPoint {
+            side: Some(s),
+            secret: true,
+        },
+        None => ControlPoint::default(),
+    }
+}
+
+/// Each frame of a game: autosaves when a new turn begins, raises the hand-over screen when
+/// a secret choice passes between humans, and reads the card overlay for the chooser.
+pub fn watch_game(world: &mut World) {
+    let dir = world.resource::<SaveDir>().0.clone();
+    let controls = world.resource::<SideControls>().0.clone();
+    let mut auto = world.resource::<Autosave>().clone();
+    let mut handover = world.resource::<Handover>().clone();
+    let mut view = world.resource::<GameView>().clone();
+    let saved = world.resource_scope(|world, cards: Mut<Cards>| {
+        let game = GameHost::get(world)?;
+        let turn = game.app.world().resource::<TurnState>().turn;
+        let saved = auto.due(turn).then(|| game.save(&dir.join(AUTOSAVE)));
+        let cp = control_point(game, &cards);
+        handover.observe(cp, &controls);
+        let ts = game.app.world().resource::<TurnState>();
+        view.playing = true;
+        view.level_name = game.record().level_name.clone();
+        view.turn = turn;
+        view.side_names = ts.side_names.clone();
+        view.phase = game.phase().label().to_string();
+        view.control = cp;
+        let key = cp.side.map(|s| (game.record().orders.len(), s));
+        match cp.side {
+            Some(side) if cp.secret && !handover.screen_up() => {
+                if view.cards_key != key {
+                    let hands = cards.0.hands(game, side);
+                    view.cards = (!hands.is_empty()).then(|| CardOverlay {
+                        side,
+                        side_name: view.side_names.get(usize::from(side)).cloned().unwrap_or_default(),
+                        hands,
+                    });
+                    view.cards_key = key;
+                }
+            }
+            _ => {
+                view.cards = None;
+                view.cards_key = None;
+            }
+        }
+        Some(saved)
+    });
+    let Some(saved) = saved else {
+        return;
+    };
+    world.insert_resource(auto);
+    if *world.resource::<Handover>() != handover {
+        world.insert_resource(handover);
+    }
+    let side = view.cards.as_ref().map(|c| c.side);
+    if world.resource::<Picks>().side != side {
+        world.insert_resource(Picks {
+            side,
+            ..default()
+        });
+    }
+    if *world.resource::<GameView>() != view {
+        world.insert_resource(view);
+    }
+    if let Some(Err(e)) = saved {
+        notice(world, format!("Autosave failed: {e}"));
+    }
+}

@@ -1,0 +1,110 @@
+//! Every key and mouse action of the window, in one table: the help overlay draws it and the
+//! README's "Playing" section is generated from it (a test keeps the two in step), so a new
+//! binding is documented by adding one line here.
+
+/// One binding as a player reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// Where it applies: groups the help overlay's table.
+    pub context: &'static str,
+    /// The keys or mouse action, as printed (`F1 or ?`).
+    pub input: &'static str,
+    /// What it does.
+    pub action: &'static str,
+}
+
+const fn b(context: &'static str, input: &'static str, action: &'static str) -> Binding {
+    Binding {
+        context,
+        input,
+        action,
+    }
+}
+
+/// Every binding, grouped by context in the order the help overlay shows them. The camera
+/// rows are `src/ui/camera.rs`; the play rows are `src/ui/play/`; the rest are the screens'.
+pub const BINDINGS: &[Binding] = &[
+    b("Map", "Drag with any mouse button", "Pan the map"),
+    b("Map", "Arrow keys or W A S D", "Pan the map"),
+    b("Map", "Mouse wheel", "Zoom about the cursor"),
+    b("Map", "+ / -", "Zoom in / out"),
+    b("Map", "F or Home", "Fit the whole map in the window"),
+    b("Play", "Left click on a figure", "Select it and show where it can go"),
+    b("Play", "Left click on a lit cell", "Preview the path there"),
+    b(
+        "Play",
+        "Left click on the previewed cell",
+        "Order the move",
+    ),
+    b("Play", "Right click or Esc", "Clear the selection or the preview"),
+    b("Play", "Enter", "End the side's half-move"),
+    b("Play", "Ctrl+Z", "Undo the last order (back to the last die roll)"),
+    b("Game", "Esc (nothing selected)", "Open or close the game menu"),
+    b("Game", "F1 or ?", "Show or hide this help"),
+    b("Game", "F2", "Read the rules"),
+    b("Game", "Ctrl+S", "Quick save (saves/quicksave.ron)"),
+    b("Cards", "Click a card", "Pick it (TAC: one; MELEE: as many as the blows pay for)"),
+    b("Cards", "Confirm", "Play the picked cards face down"),
+    b(
+        "Hand-over",
+        "Click anywhere",
+        "The next player takes the computer",
+    ),
+];
+
+/// The contexts in the order they first appear in [`BINDINGS`].
+pub fn contexts() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for k in BINDINGS {
+        if !out.contains(&k.context) {
+            out.push(k.context);
+        }
+    }
+    out
+}
+
+/// The bindings as a Markdown table, exactly as README.md's "Playing" section carries it.
+pub fn markdown_table() -> String {
+    let mut s = String::from("| where | keys / mouse | does |\n|---|---|---|\n");
+    for k in BINDINGS {
+        s.push_str(&format!(
+            "| {} | {} | {} |\n",
+            k.context,
+            k.input.replace('|', "\\|"),
+            k.action
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_context_is_grouped_and_non_empty() {
+        let ctx = contexts();
+        assert!(ctx.len() >= 4);
+        // Grouped: once a context ends, it does not come back.
+        let mut seen = Vec::new();
+        let mut last = "";
+        for k in BINDINGS {
+            if k.context != last {
+                assert!(!seen.contains(&k.context), "{} is split", k.context);
+                seen.push(k.context);
+                last = k.context;
+            }
+            assert!(!k.input.is_empty() && !k.action.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_readme_lists_every_binding() {
+        let readme = include_str!("../../../README.md");
+        assert!(
+            readme.contains(&markdown_table()),
+            "README.md's Playing section must carry keys::markdown_table() verbatim:\n{}",
+            markdown_table()
+        );
+    }
+}

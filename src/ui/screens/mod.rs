@@ -1,0 +1,136 @@
+//! The screens around the board (issue 3): the start screen (level, players, seed, load,
+//! rules, quit), the help overlay (F1 or ?), the in-game menu (Esc) with save and load, the
+//! start-of-turn autosave, the hot-seat hand-over screen and the card overlay.
+//!
+//! The logic is plain ECS ([`actions`], [`handover`], [`saves`], [`cards`]) and runs headless;
+//! the egui drawing ([`start`], [`menu`]) only reads resources and queues [`ScreenAction`]s,
+//! so every button is tested without a window. The game itself is reached only through
+//! [`host::GameHost`].
+
+pub mod actions;
+pub mod cards;
+pub mod catalogue;
+pub mod handover;
+pub mod host;
+pub mod keys;
+pub mod markdown;
+pub mod menu;
+pub mod saves;
+pub mod start;
+
+pub use actions::{Dialog, GameView, Overlays, ScreenAction, ScreenActions, apply_action};
+pub use handover::{ControlPoint, Handover, handover_needed};
+
+use crate::level::{Control, Level};
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_egui::EguiPrimaryContextPass;
+
+/// Which screen the window shows.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// Pick a level, the players and a seed; load a game; read the rules.
+    #[default]
+    Start,
+    /// A game is on the board.
+    Playing,
+}
+
+/// Who plays each side of the game on screen (hand-overs happen only between humans).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideControls(pub Vec<Control>);
+
+/// Ordering of the screens' `Update` work: actions first, then reading the game.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScreensSet {
+    /// Queued actions are carried out, then the game is read.
+    Logic,
+}
+
+/// The screens. Headless-safe: without `EguiPlugin` nothing is drawn, and the logic (actions,
+/// autosave, hand-over, card overlay data) still runs, which is how the tests drive it.
+pub struct ScreensPlugin;
+
+impl Plugin for ScreensPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<StatesPlugin>() {
+            app.add_plugins(StatesPlugin);
+        }
+        app.init_state::<Screen>()
+            .init_resource::<host::GameHost>()
+            .init_resource::<saves::SaveDir>()
+            .init_resource::<saves::Autosave>()
+            .init_resource::<SideControls>()
+            .init_resource::<Handover>()
+            .init_resource::<cards::Cards>()
+            .init_resource::<cards::Picks>()
+            .init_resource::<ScreenActions>()
+            .init_resource::<Overlays>()
+            .init_resource::<GameView>()
+            .init_resource::<start::StartForm>()
+            .add_systems(OnEnter(Screen::Start), start::refresh_form)
+            .add_systems(
+                Update,
+                (
+                    menu::hotkeys,
+                    actions::apply_actions,
+                    actions::watch_game.run_if(in_state(Screen::Playing)),
+                )
+                    .chain()
+                    .in_set(ScreensSet::Logic),
+            )
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    start::draw_start.run_if(in_state(Screen::Start)),
+                    menu::draw_playing.run_if(in_state(Screen::Playing)),
+                    menu::draw_common,
+                )
+                    .chain(),
+            );
+    }
+}
+
+/// Run condition for board input (selecting, ordering, camera keys): true only in a game with
+/// nothing over the board — no hand-over screen, menu or dialog.
+pub fn board_interactive(
+    screen: Option<Res<State<Screen>>>,
+    handover: Option<Res<Handover>>,
+    overlays: Option<Res<Overlays>>,
+) -> bool {
+    screen.is_some_and(|s| *s.get() == Screen::Playing)
+        && handover.is_none_or(|h| !h.screen_up())
+        && overlays.is_none_or(|o| !o.blocking())
+}
+
+/// Opens the window on the start screen and runs until it is closed.
+pub fn run_start_screen() -> AppExit {
+    match crate::level::default_level() {
+        Ok(backdrop) => crate::ui::window_app(backdrop).run(),
+        Err(e) => {
+            eprintln!("{e}");
+            AppExit::error()
+        }
+    }
+}
+
+/// Opens the window straight into a game of `level` (`warhorse --level FILE`).
+pub fn run_level(level: Level, seed: u64) -> AppExit {
+    let mut app = crate::ui::window_app(level.clone());
+    let controls = actions::playable_controls(&level);
+    app.world_mut()
+        .resource_mut::<ScreenActions>()
+        .0
+        .push(ScreenAction::Start(Box::new(level), seed, controls));
+    app.run()
+}
+
+/// A seed from the clock, for a new game's default.
+pub fn seed_from_time() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,244 @@
+//! The start screen: the level list (greyed with its errors when a file does not load), who
+//! plays each side, the dice seed, and Start, Load game, Read the rules, Help and Quit.
+
+use super::actions::{Overlays, ScreenAction, ScreenActions};
+use super::catalogue::{LevelEntry, catalogue, level_dirs};
+use crate::level::Control;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// The tooltip on every disabled AI choice.
+pub const AI_NOT_BUILT: &str = "AI opponents are not built yet";
+
+/// What the start screen shows and what the player has chosen on it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct StartForm {
+    /// Every level found, the embedded default first.
+    pub levels: Vec<LevelEntry>,
+    /// Index into `levels` of the chosen one.
+    pub selected: usize,
+    /// Who plays each side of the chosen level.
+    pub controls: Vec<Control>,
+    /// The seed as typed.
+    pub seed: String,
+}
+
+impl StartForm {
+    /// A form over `levels`: the first level that loads chosen, every side human, a seed
+    /// from the clock.
+    pub fn new(levels: Vec<LevelEntry>, seed: u64) -> StartForm {
+        let selected = levels.iter().position(|l| l.level.is_ok()).unwrap_or(0);
+        let mut f = StartForm {
+            levels,
+            selected,
+            controls: Vec::new(),
+            seed: seed.to_string(),
+        };
+        f.select(selected);
+        f
+    }
+
+    /// Chooses a level (one that loads); its sides start out human.
+    pub fn select(&mut self, i: usize) {
+        if let Some(Ok(l)) = self.levels.get(i).map(|e| &e.level) {
+            self.selected = i;
+            self.controls = vec![Control::Human; l.file.sides.len()];
+        }
+    }
+
+    /// The seed typed, or why it is not one.
+    pub fn seed(&self) -> Result<u64, String> {
+        self.seed
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| "the seed is a whole number from 0 to 18446744073709551615".into())
+    }
+
+    /// Why the form cannot start a game yet, if it cannot (checked every frame, cheaply).
+    pub fn check(&self) -> Result<(), String> {
+        let entry = self.levels.get(self.selected).ok_or("choose a level")?;
+        entry.level.as_ref().map_err(|e| e.clone())?;
+        self.seed().map(|_| ())
+    }
+
+    /// The Start action for the form as filled in, or why it cannot start.
+    pub fn start_action(&self) -> Result<ScreenAction, String> {
+        self.check()?;
+        let entry = self.levels.get(self.selected).ok_or("choose a level")?;
+        let level = entry.level.as_ref().map_err(|e| e.clone())?;
+        let controls = if self.controls.len() == level.file.sides.len() {
+            self.controls.clone()
+        } else {
+            vec![Control::Human; level.file.sides.len()]
+        };
+        Ok(ScreenAction::Start(
+            Box::new(level.clone()),
+            self.seed()?,
+            controls,
+        ))
+    }
+}
+
+/// Re-reads the levels (a file may have been fixed) and draws a new seed each time the start
+/// screen opens.
+pub fn refresh_form(mut form: ResMut<StartForm>) {
+    *form = StartForm::new(catalogue(&level_dirs()), super::seed_from_time());
+}
+
+/// The start screen's egui system.
+pub fn draw_start(
+    mut contexts: EguiContexts,
+    mut form: ResMut<StartForm>,
+    mut overlays: ResMut<Overlays>,
+    mut actions: ResMut<ScreenActions>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(a) = start_ui(ctx, &mut form, &mut overlays) {
+        actions.0.push(a);
+    }
+    Ok(())
+}
+
+/// Draws the start screen over the whole window; returns the action a button asked for.
+pub fn start_ui(
+    ctx: &egui::Context,
+    form: &mut StartForm,
+    overlays: &mut Overlays,
+) -> Option<ScreenAction> {
+    let rect = ctx.viewport_rect();
+    let mut action = None;
+    egui::Area::new(egui::Id::new("warhorse-start"))
+        .order(egui::Order::Background)
+        .fixed_pos(rect.min)
+        .constrain(false)
+        .show(ctx, |ui| {
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_rgb(24, 26, 30));
+            ui.set_min_size(rect.size());
+            ui.set_max_width(rect.width());
+            egui::Frame::new()
+                .inner_margin(egui::Margin::same(28))
+                .show(ui, |ui| {
+                    ui.heading(egui::RichText::new("Warhorse").size(34.0).strong());
+                    ui.label("A turn-based tactical wargame of mounted and foot figures.");
+                    ui.add_space(14.0);
+                    let width = (rect.width() - 56.0).max(200.0);
+                    ui.horizontal_top(|ui| {
+                        ui.vertical(|ui| {
+                            ui.set_width((width * 0.36).max(180.0));
+                            level_list(ui, form);
+                        });
+                        ui.separator();
+                        ui.vertical(|ui| {
+                            ui.set_width((width * 0.6).max(200.0));
+                            action = details(ui, form, overlays);
+                        });
+                    });
+                });
+        });
+    action
+}
+
+fn level_list(ui: &mut egui::Ui, form: &mut StartForm) {
+    ui.strong("Level");
+    egui::ScrollArea::vertical()
+        .id_salt("levels")
+        .max_height(ui.ctx().viewport_rect().height() - 180.0)
+        .show(ui, |ui| {
+            let mut pick = None;
+            for (i, e) in form.levels.iter().enumerate() {
+                match &e.level {
+                    Ok(_) => {
+                        let r = ui
+                            .selectable_label(i == form.selected, &e.name)
+                            .on_hover_text(&e.source);
+                        if r.clicked() {
+                            pick = Some(i);
+                        }
+                    }
+                    Err(err) => {
+                        ui.add_enabled(false, egui::Button::selectable(false, &e.name))
+                            .on_disabled_hover_text(format!("{}:\n{err}", e.source));
+                    }
+                }
+            }
+            if let Some(i) = pick {
+                form.select(i);
+            }
+        });
+}
+
+fn details(
+    ui: &mut egui::Ui,
+    form: &mut StartForm,
+    overlays: &mut Overlays,
+) -> Option<ScreenAction> {
+    let mut action = None;
+    if let Some(Ok(level)) = form.levels.get(form.selected).map(|e| &e.level) {
+        let f = &level.file;
+        ui.heading(&f.name);
+        if !f.description.is_empty() {
+            ui.label(&f.description);
+        }
+        ui.label(
+            egui::RichText::new(format!(
+                "{} ruleset, {}×{} {:?} map, {} figures",
+                f.ruleset,
+                f.width,
+                f.height,
+                level.rules.grid,
+                f.figures.len()
+            ))
+            .weak(),
+        );
+        ui.add_space(10.0);
+        ui.strong("Players");
+        let sides: Vec<String> = f.sides.iter().map(|s| s.name.clone()).collect();
+        for (i, name) in sides.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.add_sized([120.0, 18.0], egui::Label::new(name));
+                if let Some(c) = form.controls.get_mut(i) {
+                    ui.radio_value(c, Control::Human, "Human");
+                }
+                ui.add_enabled(false, egui::RadioButton::new(false, "AI"))
+                    .on_disabled_hover_text(AI_NOT_BUILT);
+            });
+        }
+        if sides.len() > 1 {
+            ui.label(egui::RichText::new("Two human sides play hot-seat at this computer.").weak());
+        }
+    }
+    ui.add_space(10.0);
+    ui.horizontal(|ui| {
+        ui.strong("Seed");
+        ui.add(egui::TextEdit::singleline(&mut form.seed).desired_width(180.0));
+        if ui.button("New seed").clicked() {
+            form.seed = super::seed_from_time().to_string();
+        }
+    });
+    ui.label(egui::RichText::new("The same level, seed and orders always play the same game.").weak());
+    let start = form.check();
+    if let Err(why) = &start {
+        ui.colored_label(egui::Color32::from_rgb(230, 120, 100), why);
+    }
+    ui.add_space(14.0);
+    ui.horizontal(|ui| {
+        let big = |t: &str| egui::Button::new(egui::RichText::new(t).size(18.0));
+        if ui.add_enabled(start.is_ok(), big("Start")).clicked() {
+            action = form.start_action().ok();
+        }
+        if ui.add(big("Load game…")).clicked() {
+            action = Some(ScreenAction::OpenLoad);
+        }
+        if ui.add(big("Read the rules")).clicked() {
+            overlays.rules = true;
+        }
+        if ui.add(big("Help")).clicked() {
+            overlays.help = !overlays.help;
+        }
+        if ui.add(big("Quit")).clicked() {
+            action = Some(ScreenAction::Quit);
+        }
+    });
+    action
+}
