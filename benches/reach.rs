@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 use warhorse::rules::board::{Board, Terrain};
 use warhorse::rules::gait::Gait;
-use warhorse::rules::grid::{Cell, Dir, GridKind};
+use warhorse::rules::grid::{Cell, GridKind};
 use warhorse::rules::movement::{Mover, MoverSpec, Pose};
 use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::reachable;

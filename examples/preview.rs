@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use std::path::Path;
 use warhorse::sim::components::{Body, FigureId};
-use warhorse::ui::{Selected, window_app};
+use warhorse::ui::{Selected, spawn_preview_figures, window_app};
 
 fn main() -> AppExit {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +28,7 @@ fn main() -> AppExit {
         }
     };
     let mut app = window_app(level);
+    app.add_systems(Startup, spawn_preview_figures);
     if args.iter().any(|a| a == "--demo") {
         app.add_systems(Update, demo_marks);
     }

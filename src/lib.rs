@@ -4,6 +4,7 @@
 //! rulesets; `sim` is the headless ECS simulation (turn phases, orders, dice, log); `cli` the
 //! command line; `ui` the window, which the headless simulation never loads.
 
+pub mod ai;
 pub mod cli;
 pub mod level;
 pub mod rules;

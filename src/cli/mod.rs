@@ -4,6 +4,7 @@
 mod check;
 mod reach;
 mod script;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ pub struct Cli {
     /// Level to open in the window (default: the embedded default level).
     #[arg(long)]
     pub level: Option<PathBuf>,
+    /// Self-test (hidden): play one move in the window with synthetic input, save
+    /// screenshots into this folder, print `E2E PASS`/`E2E FAIL` and exit.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub e2e: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -60,13 +65,42 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play AI against AI without a window and print winners, turns, losses and timings.
+    Sim {
+        /// The level file.
+        level: PathBuf,
+        /// Dice seed of the first game; game i uses seed + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of games.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// Turn limit per game.
+        #[arg(long, default_value_t = 20)]
+        turns: u32,
+        /// How the first side plays: table (the baseline) or lookahead.
+        #[arg(long, default_value = "table", value_parser = parse_ai)]
+        red: crate::ai::AiLevel,
+        /// How the second side plays: table (the baseline) or lookahead.
+        #[arg(long, default_value = "table", value_parser = parse_ai)]
+        blue: crate::ai::AiLevel,
+        /// JSON output (timings under their own `timing` key).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Parses an AI level name for clap.
+fn parse_ai(s: &str) -> Result<crate::ai::AiLevel, String> {
+    crate::ai::AiLevel::parse(s)
+        .ok_or_else(|| format!("unknown AI {s:?}: expected table or lookahead"))
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        None => open_window(cli.level),
+        None => open_window(cli.level, cli.e2e),
         Some(Command::Check { files }) => check::run(&files),
         Some(Command::Reach {
             level,
@@ -81,10 +115,33 @@ pub fn main() -> i32 {
             seed,
             json,
         }) => script::run(&level, &orders, seed, json),
+        Some(Command::Sim {
+            level,
+            seed,
+            games,
+            turns,
+            red,
+            blue,
+            json,
+        }) => sim::run(
+            &level,
+            &sim::SimArgs {
+                seed,
+                games,
+                turns,
+                red,
+                blue,
+                json,
+            },
+        ),
     }
 }
 
-fn open_window(level: Option<PathBuf>) -> i32 {
+fn open_window(level: Option<PathBuf>, e2e: Option<PathBuf>) -> i32 {
+    if level.is_none() && e2e.is_none() {
+        let exit = crate::ui::screens::run_start_screen();
+        return i32::from(exit != bevy::app::AppExit::Success);
+    }
     let loaded = match &level {
         Some(p) => crate::level::load_level_file(p),
         None => {
@@ -93,8 +150,13 @@ fn open_window(level: Option<PathBuf>) -> i32 {
     };
     match loaded {
         Ok(l) => {
-            crate::ui::run_window(l);
-            0
+            // The self-test plays a fixed seed so its run is reproducible.
+            let seed = e2e.as_ref().map(|_| 1);
+            if crate::ui::run_window(l, seed, e2e) == bevy::app::AppExit::Success {
+                0
+            } else {
+                1
+            }
         }
         Err(e) => {
             eprintln!("{e}");

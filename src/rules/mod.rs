@@ -3,9 +3,13 @@
 
 pub mod allowance;
 pub mod asl;
+pub mod asl_cavalry;
 pub mod board;
+pub mod cavalry;
+pub mod charge;
 pub mod gait;
 pub mod grid;
+pub mod melee;
 pub mod movement;
 pub mod mp;
 pub mod reach;

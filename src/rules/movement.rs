@@ -233,19 +233,34 @@ impl Mover {
     }
 
     /// The cost of entering `c` with a step whose open-ground cost is `base`, or why not.
-    fn enter(&self, board: &Board, c: Cell, base: Mp) -> Result<Mp, StepRefusal> {
+    /// `named`: put the terrain's name in an `Impassable` refusal (a search does not read it
+    /// and should not allocate it).
+    #[inline(always)]
+    fn enter(&self, board: &Board, c: Cell, base: Mp, named: bool) -> Result<Mp, StepRefusal> {
         if !board.contains(c) {
             return Err(StepRefusal::OffMap(c));
         }
         let i = board.index(c);
         let t = board.terrain[i] as usize;
         let Some(mut m) = self.mult.get(t).copied().flatten() else {
-            return Err(StepRefusal::Impassable(c, board.terrains[t].name.clone()));
+            let name = if named {
+                board.terrains[t].name.clone()
+            } else {
+                String::new()
+            };
+            return Err(StepRefusal::Impassable(c, name));
         };
         match board.occupant[i] {
             0 => {}
             s if s == self.side => m = m.max(self.ally_mult),
             _ => return Err(StepRefusal::Enemy(c)),
+        }
+        // Whole multipliers (every shipped terrain) need no 128-bit division; the result is
+        // the same exact product.
+        if m % SCALE == 0
+            && let Some(cost) = base.raw().checked_mul(m / SCALE)
+        {
+            return Ok(Mp::from_raw(cost));
         }
         Ok(base.mul_ratio(m, SCALE))
     }
@@ -266,15 +281,22 @@ impl Mover {
 
     /// The facings a figure in `pose` may settle to for free (H6, D16), besides its own.
     pub fn settle_options(&self, pose: &Pose) -> Vec<Dir> {
+        let (dirs, n) = self.free_facings(pose);
+        dirs[..n].to_vec()
+    }
+
+    /// [`Mover::settle_options`] without allocating: the first `n` of the array.
+    #[inline]
+    pub fn free_facings(&self, pose: &Pose) -> ([Dir; 2], usize) {
         let g = self.grid;
         match (self.style, pose.diag) {
-            (MoveStyle::Horse, Some(h)) => vec![g.rotate(pose.facing, 2 * h.sign())],
+            (MoveStyle::Horse, Some(h)) => ([g.rotate(pose.facing, 2 * h.sign()), Dir(0)], 1),
             (MoveStyle::FootFacing, _)
                 if g == GridKind::Square && self.stops.binary_search(&pose.cell).is_ok() =>
             {
-                vec![g.rotate(pose.facing, -1), g.rotate(pose.facing, 1)]
+                ([g.rotate(pose.facing, -1), g.rotate(pose.facing, 1)], 2)
             }
-            _ => vec![],
+            _ => ([Dir(0); 2], 0),
         }
     }
 
@@ -286,6 +308,31 @@ impl Mover {
         pose: &Pose,
         step: Step,
     ) -> Result<(Pose, Mp), StepRefusal> {
+        self.step(board, pose, step, true)
+    }
+
+    /// [`Mover::try_step`] for searches: the same decision and cost, but an `Impassable`
+    /// refusal carries an empty terrain name, so a refused step allocates nothing.
+    #[inline]
+    pub fn try_step_quiet(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+    ) -> Result<(Pose, Mp), StepRefusal> {
+        self.step(board, pose, step, false)
+    }
+
+    /// The one implementation of a step; `named` as in `enter`. Inlined into both callers so
+    /// that the search's copy drops the refusal texts it never reads.
+    #[inline(always)]
+    fn step(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+        named: bool,
+    ) -> Result<(Pose, Mp), StepRefusal> {
         if pose.settled || (pose.stopped && !matches!(step, Step::Settle(_))) {
             return Err(StepRefusal::Stopped);
         }
@@ -294,7 +341,8 @@ impl Mover {
         let walkish = matches!(self.gait, Gait::Halt | Gait::Walk);
         let cost = match (self.style, step) {
             (_, Step::Settle(d)) => {
-                if d != pose.facing && !self.settle_options(pose).contains(&d) {
+                let (free, n) = self.free_facings(pose);
+                if d != pose.facing && !free[..n].contains(&d) {
                     return Err(StepRefusal::BadSettle(d));
                 }
                 next.facing = d;
@@ -306,7 +354,7 @@ impl Mover {
             (MoveStyle::Free, Step::Go(d)) => {
                 next.cell = g.neighbour(pose.cell, d);
                 next.facing = d;
-                self.enter(board, next.cell, Mp::ONE)?
+                self.enter(board, next.cell, Mp::ONE, named)?
             }
             (MoveStyle::Free, _) => {
                 return Err(StepRefusal::WrongKind(
@@ -321,7 +369,7 @@ impl Mover {
             (_, Step::Forward) => {
                 next.cell = g.neighbour(pose.cell, pose.facing);
                 next.diag = None;
-                self.enter(board, next.cell, Mp::ONE)?
+                self.enter(board, next.cell, Mp::ONE, named)?
             }
             (MoveStyle::FootFacing, Step::Pivot(k)) => {
                 let k = k as i32;
@@ -351,7 +399,7 @@ impl Mover {
                     GridKind::Square => next.diag = Some(h),
                     GridKind::Hex => next.facing = d,
                 }
-                self.enter(board, next.cell, self.horse.veer)?
+                self.enter(board, next.cell, self.horse.veer, named)?
             }
             (MoveStyle::Horse, Step::Pivot(k)) => {
                 if !walkish {
@@ -376,7 +424,7 @@ impl Mover {
                 }
                 next.cell = g.neighbour(pose.cell, g.rotate(pose.facing, g.about_steps() as i32));
                 next.diag = None;
-                self.enter(board, next.cell, self.horse.back_up)?
+                self.enter(board, next.cell, self.horse.back_up, named)?
             }
         };
         if next.cell != pose.cell && self.stops.binary_search(&next.cell).is_ok() {
@@ -419,15 +467,22 @@ impl Mover {
             }
             MoveStyle::Horse => {
                 let ra = g.right_angle_steps() as i8;
-                vec![
+                let mut v = vec![
                     Step::Forward,
                     Step::Veer(Hand::Left),
                     Step::Veer(Hand::Right),
-                    Step::Pivot(ra),
-                    Step::Pivot(-ra),
-                    Step::Pivot(g.about_steps() as i8),
-                    Step::Back,
-                ]
+                ];
+                // H3, H5: pivots and backing only at a stand or walk; at a trot or gallop they
+                // are always refused, so they are not candidates.
+                if matches!(self.gait, Gait::Halt | Gait::Walk) {
+                    v.extend([
+                        Step::Pivot(ra),
+                        Step::Pivot(-ra),
+                        Step::Pivot(g.about_steps() as i8),
+                        Step::Back,
+                    ]);
+                }
+                v
             }
         }
     }

@@ -1,19 +1,27 @@
 //! The reachable area (issue 2 §4): every cell a figure can reach with what is left of its
 //! allowance, each facing it can end in, the cheapest cost and the path.
 //!
-//! A Dijkstra search over pose = cell × facing × diagonal counter × veers used × stopped,
-//! with dense arrays over a window around the figure (the farthest it could go at the cheapest
-//! step), so a query touches no hash map and allocates a few small vectors. Every edge is a
-//! call to [`Mover::try_step`], the same function that validates orders.
+//! A Dijkstra search over pose = cell × facing × diagonal counter × veers used × stopped.
+//! Every edge is a call to [`Mover::try_step_quiet`] — [`Mover::try_step`] without the
+//! refusal's text — the same rules that validate orders, so a path the search reports is a
+//! path the validator accepts.
+//!
+//! Speed (see `docs/performance.md`): poses are numbered densely over a window around the
+//! figure (the farthest it could go at the cheapest step), and the dense "which node is this
+//! pose" table lives in a reusable [`ReachScratch`] whose entries carry a generation stamp, so
+//! a query neither hashes nor clears a big table. Only poses actually reached are stored, in
+//! the order they are found; the result keeps just those. The queue is a radix heap (costs
+//! only grow in Dijkstra), and the ends are gathered in a second stamped table and sorted as
+//! plain integers.
 
 use super::board::Board;
-use super::grid::{Cell, Dir};
+use super::grid::{Cell, Dir, GridKind};
 use super::movement::{Hand, Mover, Pose, Step};
 use super::mp::{Mp, SCALE};
 use super::ruleset::MoveStyle;
 use serde::Serialize;
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 /// One way to finish a move: a cell, the facing it ends in, the cheapest cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -28,23 +36,155 @@ pub struct ReachEnd {
     state: u32,
 }
 
+/// A reached pose: how it was first reached most cheaply.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    pose: Pose,
+    cost: i64,
+    parent: u32,
+    via: Step,
+}
+
 /// The result of a reachable-area query.
 #[derive(Clone, Debug)]
 pub struct Reach {
     ends: Vec<ReachEnd>,
-    parent: Vec<u32>,
-    via: Vec<Step>,
-    pose: Vec<Pose>,
+    nodes: Vec<Node>,
 }
 
 const NONE: u32 = u32::MAX;
 
+/// Reusable working memory for [`reachable_with`]: the dense pose → node table (stamped with
+/// the query's generation, so it is never cleared between queries) and the queue. One lives
+/// in each thread for [`reachable`]; keep your own to search from several places at once.
+#[derive(Debug, Default)]
+pub struct ReachScratch {
+    /// Per dense pose index: `generation << 32 | node index`.
+    slots: Vec<u64>,
+    /// Per (window cell, facing), column by column: `generation << 32 | end index`.
+    end_slots: Vec<u64>,
+    generation: u32,
+    queue: RadixHeap,
+    /// Poses reached by the last query: the first guess at the next one's size.
+    last_nodes: usize,
+}
+
+impl ReachScratch {
+    /// Empty scratch; it grows to the largest window searched.
+    pub fn new() -> ReachScratch {
+        ReachScratch::default()
+    }
+
+    /// Starts a query over `poses` dense poses and `ends` (cell, facing) pairs: a fresh
+    /// generation, every slot "unseen".
+    fn begin(&mut self, poses: usize, ends: usize) {
+        if self.slots.len() < poses {
+            self.slots.resize(poses, 0);
+        }
+        if self.end_slots.len() < ends {
+            self.end_slots.resize(ends, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: stamps from 2^32 queries ago could look current; wipe them once.
+            self.slots.iter_mut().for_each(|s| *s = 0);
+            self.end_slots.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.queue.clear();
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<ReachScratch> = RefCell::new(ReachScratch::new());
+}
+
+/// A monotone priority queue of `(cost, node)` (a radix heap): entries are filed by the
+/// highest bit in which their cost differs from the last cost taken out, so each entry moves
+/// down a bucket at most 64 times and most pushes and pops are a `Vec` push or pop; a bit mask
+/// of the non-empty buckets finds the next one in one instruction. Valid because Dijkstra never
+/// pushes a cost below the one it just took out. Equal costs come out in no promised order;
+/// the search does not depend on it.
+#[derive(Debug)]
+struct RadixHeap {
+    last: i64,
+    /// Bit `i` set when `buckets[i]` is not empty.
+    full: u128,
+    buckets: [Vec<(i64, u32)>; 65],
+}
+
+impl Default for RadixHeap {
+    fn default() -> RadixHeap {
+        RadixHeap {
+            last: 0,
+            full: 0,
+            buckets: std::array::from_fn(|_| Vec::new()),
+        }
+    }
+}
+
+impl RadixHeap {
+    fn clear(&mut self) {
+        self.last = 0;
+        while self.full != 0 {
+            let i = self.full.trailing_zeros() as usize;
+            self.buckets[i].clear();
+            self.full &= self.full - 1;
+        }
+    }
+
+    #[inline]
+    fn bucket(last: i64, cost: i64) -> usize {
+        64 - ((cost ^ last) as u64).leading_zeros() as usize
+    }
+
+    #[inline]
+    fn push(&mut self, cost: i64, node: u32) {
+        debug_assert!(cost >= self.last, "radix heap keys must not decrease");
+        let b = Self::bucket(self.last, cost);
+        self.buckets[b].push((cost, node));
+        self.full |= 1 << b;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(i64, u32)> {
+        if self.full & 1 == 0 {
+            if self.full == 0 {
+                return None;
+            }
+            // Refile the lowest non-empty bucket around its smallest cost: everything in it
+            // lands in lower buckets, the smallest in bucket 0.
+            let i = self.full.trailing_zeros() as usize;
+            let (low, high) = self.buckets.split_at_mut(i);
+            let moved = &mut high[0];
+            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
+            for &(c, n) in moved.iter() {
+                let b = Self::bucket(self.last, c);
+                low[b].push((c, n));
+                self.full |= 1 << b;
+            }
+            moved.clear();
+            self.full &= !(1 << i);
+        }
+        let e = self.buckets[0].pop();
+        if self.buckets[0].is_empty() {
+            self.full &= !1;
+        }
+        e
+    }
+}
+
+/// The dense numbering of poses in the search window.
 struct Layout {
     x0: i32,
     y0: i32,
     w: i32,
     h: i32,
+    /// Facings kept apart: 8 or 6, or 4 for a mount on squares (its heading only ever turns
+    /// by 90°, so it keeps the parity it started with).
     dirs: usize,
+    /// Shift taking a facing to its index (1 for a mount on squares, else 0).
+    dir_shift: u8,
     diag: usize,
     veers: usize,
     stop_dim: usize,
@@ -52,6 +192,7 @@ struct Layout {
 }
 
 impl Layout {
+    #[inline]
     fn key(&self, p: &Pose) -> Option<usize> {
         let (lx, ly) = (p.cell.x - self.x0, p.cell.y - self.y0);
         if lx < 0 || ly < 0 || lx >= self.w || ly >= self.h {
@@ -66,19 +207,35 @@ impl Layout {
         .min(self.diag - 1);
         let veers = (p.veers as usize).min(self.veers - 1);
         let stop = usize::from(self.stop_dim == 2 && p.stopped && p.cell == self.start);
+        let facing = (p.facing.0 >> self.dir_shift) as usize;
         Some(
-            (((cell * self.dirs + p.facing.0 as usize) * self.diag + diag) * self.veers + veers)
-                * self.stop_dim
+            (((cell * self.dirs + facing) * self.diag + diag) * self.veers + veers) * self.stop_dim
                 + stop,
         )
     }
+
     fn size(&self) -> usize {
         (self.w * self.h) as usize * self.dirs * self.diag * self.veers * self.stop_dim
     }
 }
 
-/// Searches everything `mover` can reach from `start` with `left` movement.
+/// Searches everything `mover` can reach from `start` with `left` movement, using this
+/// thread's scratch memory.
 pub fn reachable(board: &Board, mover: &Mover, start: Pose, left: Mp) -> Reach {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut scratch) => reachable_with(&mut scratch, board, mover, start, left),
+        Err(_) => reachable_with(&mut ReachScratch::new(), board, mover, start, left),
+    })
+}
+
+/// [`reachable`] with caller-owned scratch memory.
+pub fn reachable_with(
+    scratch: &mut ReachScratch,
+    board: &Board,
+    mover: &Mover,
+    start: Pose,
+    left: Mp,
+) -> Reach {
     let g = mover.grid;
     let min_step = mover
         .mult
@@ -96,17 +253,15 @@ pub fn reachable(board: &Board, mover: &Mover, start: Pose, left: Mp) -> Reach {
     );
     let x1 = (start.cell.x + radius).min(board.width - 1);
     let y1 = (start.cell.y + radius).min(board.height - 1);
+    let horse_squares = mover.style == MoveStyle::Horse && g == GridKind::Square;
     let lay = Layout {
         x0,
         y0,
         w: (x1 - x0 + 1).max(1),
         h: (y1 - y0 + 1).max(1),
-        dirs: g.dirs() as usize,
-        diag: if mover.style == MoveStyle::Horse && g == super::grid::GridKind::Square {
-            3
-        } else {
-            1
-        },
+        dirs: if horse_squares { 4 } else { g.dirs() as usize },
+        dir_shift: u8::from(horse_squares),
+        diag: if horse_squares { 3 } else { 1 },
         veers: mover.veer_limit.map_or(1, |l| l as usize + 1),
         stop_dim: if mover.stops.binary_search(&start.cell).is_ok() {
             2
@@ -115,77 +270,107 @@ pub fn reachable(board: &Board, mover: &Mover, start: Pose, left: Mp) -> Reach {
         },
         start: start.cell,
     };
-    let n = lay.size();
-    let mut cost = vec![i64::MAX; n];
-    let mut parent = vec![NONE; n];
-    let mut via = vec![Step::Forward; n];
-    let mut pose = vec![start; n];
-    let mut heap = BinaryHeap::new();
+    let mut nodes: Vec<Node> = Vec::with_capacity(scratch.last_nodes.clamp(16, 1 << 16));
+    let Some(k0) = lay.key(&start).filter(|_| left >= Mp::ZERO) else {
+        return Reach {
+            ends: Vec::new(),
+            nodes,
+        };
+    };
+    let all_dirs = g.dirs() as usize;
+    scratch.begin(lay.size(), (lay.w * lay.h) as usize * all_dirs);
+    let stamp = u64::from(scratch.generation) << 32;
+    let slots = &mut scratch.slots;
+    let queue = &mut scratch.queue;
     let steps = mover.candidate_steps();
-    let mut settled: Vec<u32> = Vec::new();
-    if let Some(k) = lay.key(&start)
-        && left >= Mp::ZERO
-    {
-        cost[k] = 0;
-        heap.push(Reverse((0i64, k as u32)));
-    }
-    while let Some(Reverse((c, k))) = heap.pop() {
-        let ku = k as usize;
-        if c > cost[ku] {
-            continue;
+    let left_raw = left.raw();
+    slots[k0] = stamp;
+    nodes.push(Node {
+        pose: start,
+        cost: 0,
+        parent: NONE,
+        via: Step::Forward,
+    });
+    queue.push(0, 0);
+    while let Some((c, i)) = queue.pop() {
+        let from = nodes[i as usize];
+        if c > from.cost {
+            continue; // a stale entry: it was reached more cheaply since
         }
-        settled.push(k);
-        let from = pose[ku];
         for &step in &steps {
-            let Ok((next, sc)) = mover.try_step(board, &from, step) else {
+            let Ok((next, sc)) = mover.try_step_quiet(board, &from.pose, step) else {
                 continue;
             };
             let nc = c + sc.raw();
-            if nc > left.raw() {
+            if nc > left_raw {
                 continue;
             }
-            let Some(nk) = lay.key(&next) else { continue };
-            if nc < cost[nk] {
-                cost[nk] = nc;
-                parent[nk] = k;
-                via[nk] = step;
-                pose[nk] = next;
-                heap.push(Reverse((nc, nk as u32)));
+            let Some(k) = lay.key(&next) else { continue };
+            let slot = slots[k];
+            if slot & !0xFFFF_FFFF == stamp {
+                let j = slot as u32;
+                let n = &mut nodes[j as usize];
+                if nc < n.cost {
+                    *n = Node {
+                        pose: next,
+                        cost: nc,
+                        parent: i,
+                        via: step,
+                    };
+                    queue.push(nc, j);
+                }
+            } else {
+                let j = nodes.len() as u32;
+                slots[k] = stamp | u64::from(j);
+                nodes.push(Node {
+                    pose: next,
+                    cost: nc,
+                    parent: i,
+                    via: step,
+                });
+                queue.push(nc, j);
             }
         }
     }
-    // Ends: every settled pose on a free cell (or the start), with its free final facings.
-    let mut best: BTreeMap<(Cell, Dir), (i64, u32)> = BTreeMap::new();
-    for k in settled {
-        let p = pose[k as usize];
+    // Ends: every reached pose on a free cell (or the start), with its free final facings;
+    // the cheapest per (cell, facing), among equals the pose found first. Each (cell, facing)
+    // has a slot numbered column by column, so sorting the slot numbers sorts the ends by
+    // cell then facing.
+    let end_slots = &mut scratch.end_slots;
+    let mut found: Vec<ReachEnd> = Vec::with_capacity(nodes.len() + nodes.len() / 4);
+    let mut order: Vec<u64> = Vec::with_capacity(found.capacity());
+    for (j, n) in nodes.iter().enumerate() {
+        let p = &n.pose;
         if p.cell != start.cell && board.occupant_at(p.cell) != 0 {
             continue;
         }
-        let c = cost[k as usize];
-        let mut facings = mover.settle_options(&p);
-        facings.push(p.facing);
-        for f in facings {
-            let e = best.entry((p.cell, f)).or_insert((i64::MAX, NONE));
-            if c < e.0 {
-                *e = (c, k);
+        let column = ((p.cell.x - lay.x0) * lay.h + (p.cell.y - lay.y0)) as usize * all_dirs;
+        let (extra, count) = mover.free_facings(p);
+        for &facing in std::iter::once(&p.facing).chain(&extra[..count]) {
+            let e = column + facing.0 as usize;
+            let slot = end_slots[e];
+            if slot & !0xFFFF_FFFF == stamp {
+                let end = &mut found[slot as u32 as usize];
+                if n.cost < end.cost.raw() {
+                    end.cost = Mp::from_raw(n.cost);
+                    end.state = j as u32;
+                }
+            } else {
+                end_slots[e] = stamp | found.len() as u64;
+                order.push((e as u64) << 32 | found.len() as u64);
+                found.push(ReachEnd {
+                    cell: p.cell,
+                    facing,
+                    cost: Mp::from_raw(n.cost),
+                    state: j as u32,
+                });
             }
         }
     }
-    let ends = best
-        .into_iter()
-        .map(|((cell, facing), (c, state))| ReachEnd {
-            cell,
-            facing,
-            cost: Mp::from_raw(c),
-            state,
-        })
-        .collect();
-    Reach {
-        ends,
-        parent,
-        via,
-        pose,
-    }
+    order.sort_unstable();
+    let ends = order.iter().map(|&o| found[o as u32 as usize]).collect();
+    scratch.last_nodes = nodes.len();
+    Reach { ends, nodes }
 }
 
 impl Reach {
@@ -231,12 +416,12 @@ impl Reach {
     pub fn path(&self, end: &ReachEnd) -> Vec<Step> {
         let mut steps = Vec::new();
         let mut k = end.state;
-        while self.parent[k as usize] != NONE {
-            steps.push(self.via[k as usize]);
-            k = self.parent[k as usize];
+        while self.nodes[k as usize].parent != NONE {
+            steps.push(self.nodes[k as usize].via);
+            k = self.nodes[k as usize].parent;
         }
         steps.reverse();
-        if self.pose[end.state as usize].facing != end.facing {
+        if self.nodes[end.state as usize].pose.facing != end.facing {
             steps.push(Step::Settle(end.facing));
         }
         steps
@@ -293,4 +478,121 @@ pub fn brute_force(
         w.go(start, Mp::ZERO);
     }
     w.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::Terrain;
+    use crate::rules::gait::Gait;
+    use crate::rules::movement::MoverSpec;
+    use crate::rules::ruleset::Ruleset;
+
+    fn rules() -> Ruleset {
+        ron::Options::default()
+            .from_str(include_str!("../../rulesets/destrier.ron"))
+            .expect("shipped ruleset parses")
+    }
+
+    fn case(size: i32, gait: Gait) -> (Board, Mover) {
+        let terrain = |name: &str, cost: Option<i64>| Terrain {
+            name: name.into(),
+            cost: cost.map(Mp::cells),
+            mounted_cost: None,
+            no_gallop: false,
+            cover: false,
+            blocks_sight: false,
+        };
+        let mut b = Board::new(
+            GridKind::Square,
+            size,
+            size,
+            vec![
+                terrain("open", Some(1)),
+                terrain("rough", Some(2)),
+                terrain("rock", None),
+            ],
+        );
+        for (i, t) in b.terrain.iter_mut().enumerate() {
+            *t = [0, 0, 1, 0, 2, 0, 1][i * 7 % 11 % 7];
+        }
+        let m = Mover::new(
+            &rules(),
+            &b,
+            MoverSpec {
+                side: 1,
+                mounted: true,
+                gait,
+                basis: Mp::cells(7),
+                crawling: false,
+                asl_gallop: false,
+                stops: vec![],
+            },
+        );
+        (b, m)
+    }
+
+    fn ends(r: &Reach) -> Vec<(Cell, Dir, Mp)> {
+        r.ends()
+            .iter()
+            .map(|e| (e.cell, e.facing, e.cost))
+            .collect()
+    }
+
+    #[test]
+    fn reused_and_wrapped_scratch_give_the_same_area() {
+        let (small, walker) = case(12, Gait::Walk);
+        let (big, galloper) = case(40, Gait::Gallop);
+        let start = Pose::new(Cell::new(6, 6), Dir(2));
+        let fresh = reachable_with(
+            &mut ReachScratch::new(),
+            &small,
+            &walker,
+            start,
+            Mp::cells(7),
+        );
+        assert!(fresh.ends().len() > 10);
+        let mut scratch = ReachScratch::new();
+        // A bigger query first leaves stale slots behind; a wrapped generation wipes them.
+        reachable_with(
+            &mut scratch,
+            &big,
+            &galloper,
+            Pose::new(Cell::new(20, 20), Dir(2)),
+            Mp::cells(27),
+        );
+        let reused = reachable_with(&mut scratch, &small, &walker, start, Mp::cells(7));
+        scratch.generation = u32::MAX;
+        let wrapped = reachable_with(&mut scratch, &small, &walker, start, Mp::cells(7));
+        assert_eq!(ends(&fresh), ends(&reused));
+        assert_eq!(ends(&fresh), ends(&wrapped));
+        assert_eq!(scratch.generation, 1);
+        for e in fresh.ends() {
+            assert_eq!(fresh.path(e), wrapped.path(e));
+        }
+    }
+
+    #[test]
+    fn radix_heap_pops_in_cost_order() {
+        let mut q = RadixHeap::default();
+        let mut out = Vec::new();
+        let mut x = 12345u64;
+        q.push(0, 0);
+        while let Some((c, n)) = q.pop() {
+            out.push(c);
+            if n < 500 {
+                for k in 0..3 {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    q.push(c + (x >> 40) as i64 % 300_000, n * 3 + k + 1);
+                }
+            }
+        }
+        assert!(out.len() > 500);
+        assert!(
+            out.windows(2).all(|w| w[0] <= w[1]),
+            "costs came out of order"
+        );
+    }
 }

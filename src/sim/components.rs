@@ -173,3 +173,38 @@ pub struct AslHorse {
     /// Exhausted (A10): no Gallop while CX.
     pub cx: bool,
 }
+
+/// A figure's fighting profile (strength, training, tradition, parry and dodge bonuses,
+/// spells…), from `data/combat.ron` by template (§6).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Combatant(pub crate::rules::melee::tables::Profile);
+
+/// What melee has done to a figure and what it holds: posture, stun, berserk, restraints,
+/// weapon drawn or lost, shield, missiles, spells, once-a-turn cards (D6–D8, §6).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CombatStatus(pub crate::rules::melee::fight::CombatState);
+
+/// The ruleset template a figure was made from (its key in `templates`): the house tables
+/// (`data/cavalry.ron` firepower) are looked up by it.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct TemplateKey(pub String);
+
+/// A18: the riderless horses a unit leads; they move with it.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leads(pub Vec<Entity>);
+
+/// A18: the unit leading this riderless horse.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LedBy(pub Entity);
+
+/// ASL state beyond movement: a declared Charge (A16), a broken unit (A13), a unit that
+/// charged this MPh and may not fire in the advancing fire phase (A16).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AslCavalry {
+    /// The Charge declared this MPh: the target's entity and the hex it holds.
+    pub charge: Option<(Entity, crate::rules::grid::Cell)>,
+    /// The unit charged this MPh (A16: no advancing fire).
+    pub charged: bool,
+    /// Broken (A13).
+    pub broken: bool,
+}

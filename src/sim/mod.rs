@@ -2,9 +2,12 @@
 //! validated by the rules, one seeded RNG and the game log. The window builds on it; the
 //! command line and the tests drive it through [`Game`].
 
+pub mod cavalry;
+pub mod charge;
 pub mod components;
 pub mod dice;
 pub mod log;
+pub mod melee;
 pub mod motion;
 pub mod orders;
 pub mod phase;
@@ -31,6 +34,8 @@ impl Plugin for SimPlugin {
             app.add_plugins(StatesPlugin);
         }
         app.init_state::<Phase>()
+            .init_resource::<melee::MeleeState>()
+            .init_resource::<charge::ChargeBook>()
             .configure_sets(
                 Update,
                 (
@@ -50,13 +55,13 @@ impl Plugin for SimPlugin {
                     phase::roll_initiative.in_set(TurnSet::Initiative).run_if(
                         in_state(Phase::Initiative).or_else(in_state(Phase::SecondInitiative)),
                     ),
-                    phase::pass_through
+                    charge::charge_phase
                         .in_set(TurnSet::Charges)
                         .run_if(in_state(Phase::ChargeDeclaration)),
                     phase::pass_through
                         .in_set(TurnSet::Fire)
                         .run_if(in_state(Phase::FireFirst).or_else(in_state(Phase::FireSecond))),
-                    phase::pass_through
+                    melee::melee_phase
                         .in_set(TurnSet::Melee)
                         .run_if(in_state(Phase::Tac).or_else(in_state(Phase::MeleeRounds))),
                     end_of_turn
@@ -64,7 +69,10 @@ impl Plugin for SimPlugin {
                         .run_if(in_state(Phase::EndOfTurn)),
                 ),
             )
-            .add_systems(OnEnter(Phase::FirstHalfMove), enter_half_move)
+            .add_systems(
+                OnEnter(Phase::FirstHalfMove),
+                (enter_half_move, charge::resolve_charges).chain(),
+            )
             .add_systems(OnEnter(Phase::SecondHalfMove), enter_half_move);
     }
 }
@@ -172,6 +180,9 @@ impl Game {
                 ..Default::default()
             });
         world::spawn_level(app.world_mut(), level);
+        melee::attach_profiles(app.world_mut(), level);
+        cavalry::attach(app.world_mut(), level);
+        app.insert_resource(crate::ai::Groups::of_level(level));
         let cfg = ron::ser::PrettyConfig::new().struct_names(true);
         let record = record::Record {
             game: "warhorse".into(),
@@ -228,7 +239,10 @@ impl Game {
             self.app.update();
             let phase = *self.app.world().resource::<State<Phase>>().get();
             let pending = self.app.world().resource::<TurnState>().pending;
-            if phase.is_half_move() && !pending {
+            if (phase.is_half_move() && !pending)
+                || melee::waiting(self.app.world())
+                || charge::waiting(self.app.world())
+            {
                 return;
             }
         }

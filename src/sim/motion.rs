@@ -202,6 +202,16 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             }
         }
     }
+    // A18: a riderless horse moves only when a unit leads it (`sim::cavalry`).
+    if world
+        .get::<Troop>(unit)
+        .is_some_and(|t| t.0 == crate::rules::ruleset::TroopType::Horse)
+        && world.get::<CarriedBy>(unit).is_none()
+    {
+        blocked =
+            Some("A18: a riderless horse moves only when a unit leads it (Lead order)".into());
+        left = Mp::ZERO;
+    }
     let map = &world.resource::<Map>().0;
     let mover = Mover::new(
         &rules,

@@ -58,8 +58,94 @@ pub enum Order {
         /// What it does.
         activity: Activity,
     },
-    /// The side now moving ends its half-move (D4).
+    /// The side now moving ends its half-move (D4). In the TAC phase and the melee rounds:
+    /// every figure still to choose passes for the rest of that melee phase.
     EndSide,
+    /// A figure's face-down cards for the TAC phase or a melee card round (D6, D7): a TAC
+    /// card (and the enemy it designates) and MELEE cards, paid for in blows.
+    PlayCards {
+        /// The figure (a rider, a figure on foot, or a mount's id for its horse cards).
+        unit: String,
+        /// A TAC card: every figure may play one in the TAC phase; in the card rounds only
+        /// to join a melee (D8).
+        #[serde(default)]
+        tac: Option<crate::rules::melee::cards::TacCard>,
+        /// The enemy the TAC card designates (FLECHE, CHARGE; CLOSE may name one).
+        #[serde(default)]
+        tac_target: Option<String>,
+        /// MELEE cards, several if the blows pay for them; none is PASSIVE SHIELD PARRY.
+        #[serde(default)]
+        melee: Vec<crate::rules::melee::cards::MeleeCard>,
+    },
+    /// A figure's guess at the direction of an opponent's face-down DODGE (§6, D7).
+    GuessDodge {
+        /// The guessing figure.
+        unit: String,
+        /// The dodging figure.
+        target: String,
+        /// Left, Right or Back, by the dodger's own orientation.
+        guess: crate::rules::melee::cards::DodgeDir,
+    },
+    /// A figure passes its choice this round (PASSIVE SHIELD PARRY, or the card D7 forces), or
+    /// makes no guess at a dodge.
+    Pass {
+        /// The figure.
+        unit: String,
+    },
+    /// An AI unit (a level group, or a figure in none) sums its risk factor and rolls on the
+    /// actions table (I1, I2): once a turn, logged and replayed like every die.
+    ActionRoll {
+        /// The unit's name.
+        unit: String,
+    },
+    /// D2/C1: a mounted figure's face-down charge orders — its targets in the order it will
+    /// charge them. In `asl`, during the movement phase: a Charge against one enemy unit
+    /// (A16).
+    DeclareCharge {
+        /// The rider (or its mount's id).
+        unit: String,
+        /// Enemy figure ids, in order.
+        targets: Vec<String>,
+    },
+    /// D2/C1: a mounted figure's face-down "no charge".
+    NoCharge {
+        /// The rider (or its mount's id).
+        unit: String,
+    },
+    /// C5: a charged figure's face-down answer as the horse closes: a TAC card and a MELEE
+    /// card.
+    AnswerCharge {
+        /// The charged figure.
+        unit: String,
+        /// Its TAC card (STAND GROUND by default).
+        tac: crate::rules::melee::cards::TacCard,
+        /// Its MELEE card.
+        reply: crate::rules::charge::ride::Reply,
+    },
+    /// A18: a unit takes a riderless horse (its own side's, or a captured one) on the lead;
+    /// led horses move with it.
+    Lead {
+        /// The leading unit.
+        unit: String,
+        /// The horse.
+        horse: String,
+    },
+    /// A18: a unit lets a led horse go; it stays where it is.
+    Release {
+        /// The leading unit.
+        unit: String,
+        /// The horse.
+        horse: String,
+    },
+    /// A17 (`asl`): a Cavalry Wave — the units gallop at once and `charger` Charges `target`.
+    CavalryWave {
+        /// The units of the chain.
+        units: Vec<String>,
+        /// The unit that makes the wave's Charge.
+        charger: String,
+        /// The enemy it Charges.
+        target: String,
+    },
 }
 
 impl fmt::Display for Order {
@@ -74,6 +160,24 @@ impl fmt::Display for Order {
             },
             Order::Activity { unit, activity } => write!(f, "{unit}: {activity:?}"),
             Order::EndSide => write!(f, "end of the side's half-move"),
+            Order::PlayCards { unit, .. } => write!(f, "{unit} plays cards face down"),
+            Order::GuessDodge { unit, target, .. } => {
+                write!(f, "{unit} guesses {target}'s dodge")
+            }
+            Order::Pass { unit } => write!(f, "{unit} passes"),
+            Order::ActionRoll { unit } => write!(f, "{unit} rolls on the actions table"),
+            // Face down: a declaration and "no charge" read the same (D9).
+            Order::DeclareCharge { unit, .. } | Order::NoCharge { unit } => {
+                write!(f, "{unit} writes its charge orders face down")
+            }
+            Order::AnswerCharge { unit, .. } => write!(f, "{unit} answers the charge face down"),
+            Order::Lead { unit, horse } => write!(f, "{unit} leads {horse}"),
+            Order::Release { unit, horse } => write!(f, "{unit} lets {horse} go"),
+            Order::CavalryWave {
+                charger, target, ..
+            } => {
+                write!(f, "Cavalry Wave: {charger} charges {target}")
+            }
         }
     }
 }
@@ -112,6 +216,27 @@ fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
 
 /// Validates and applies one order. On refusal nothing in the world has changed.
 pub fn apply_order(world: &mut World, order: &Order) -> Result<(), Refusal> {
+    if let Some(r) = super::melee::pre_order(world, order) {
+        return r;
+    }
+    if let Some(r) = super::charge::pre_order(world, order) {
+        return r;
+    }
+    if let Some(r) = super::cavalry::pre_order(world, order) {
+        return r;
+    }
+    let r = apply_order_inner(world, order);
+    if r.is_ok() {
+        super::melee::after_order(world, order);
+        super::cavalry::after_order(world, order);
+    }
+    r
+}
+
+fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
+    if let Order::ActionRoll { unit } = order {
+        return crate::ai::roll::apply_action_roll(world, unit);
+    }
     let phase = *world.resource::<State<Phase>>().get();
     if !phase.is_half_move() {
         return refuse(format!(
@@ -121,6 +246,20 @@ pub fn apply_order(world: &mut World, order: &Order) -> Result<(), Refusal> {
     }
     match order {
         Order::EndSide => end_side(world, phase),
+        Order::PlayCards { .. } | Order::GuessDodge { .. } | Order::Pass { .. } => {
+            refuse("D6/D7: cards are played only when a melee waits for them")
+        }
+        Order::ActionRoll { unit } => crate::ai::roll::apply_action_roll(world, unit),
+        Order::DeclareCharge { .. }
+        | Order::NoCharge { .. }
+        | Order::AnswerCharge { .. }
+        | Order::Lead { .. }
+        | Order::Release { .. }
+        | Order::CavalryWave { .. } => refuse(format!(
+            "this order is not given in the {} (D2: charges are declared after the initiative; \
+             A16, A17, A18 in the movement phase)",
+            phase.label()
+        )),
         Order::Move { unit, steps } => {
             let e = own_unit(world, unit)?;
             do_move(world, e, unit, steps, phase)

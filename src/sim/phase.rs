@@ -1,8 +1,8 @@
 //! The turn sequence of Destrier (D1–D9) as a state machine with ordered system sets.
 //!
-//! Phases that need a player wait for orders (the half-moves); the others run their systems on
-//! entry and move on. Phases whose rules belong to later work (charges, fire, melee) exist,
-//! log that nothing was resolved, and advance.
+//! Phases that need a player wait for orders (the half-moves, and the melee phases while cards
+//! are awaited, `sim::melee`); the others run their systems on entry and move on. Phases whose
+//! rules belong to later work exist, log that nothing was resolved, and advance.
 
 use super::dice::Dice;
 use super::log::{GameLog, LogEntry, Roll};
@@ -252,9 +252,6 @@ pub fn pass_through(
         Phase::ChargeDeclaration => "No charges are declared (charge rules are not built yet).",
         Phase::FireFirst | Phase::FireSecond => {
             "No fire or spells (missile and spell rules are not built yet)."
-        }
-        Phase::Tac | Phase::MeleeRounds => {
-            "No melee is resolved (the card system is not built yet)."
         }
         _ => "Nothing to do.",
     };

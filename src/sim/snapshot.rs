@@ -50,6 +50,14 @@ pub struct Snapshot {
     /// Side to move, in a half-move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to_move: Option<String>,
+    /// In the TAC phase and the melee rounds: the figures whose face-down cards (or dodge
+    /// guesses) the game waits for (D6, D7, D9).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub to_choose: Vec<String>,
+    /// In the charge declarations: the mounted figures whose face-down charge orders, or the
+    /// charged figures whose face-down answers, the game waits for (D2, C1, C5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub to_declare: Vec<String>,
     /// Every figure, sorted by id.
     pub figures: Vec<FigureState>,
     /// The log.
@@ -83,8 +91,14 @@ pub fn snapshot(world: &mut World) -> Snapshot {
         Option<&CarriedBy>,
         Option<&Conditions>,
         Option<&Diagonal>,
-        (Option<&GallopStreak>, Option<&AslHorse>),
+        (
+            Option<&GallopStreak>,
+            Option<&AslHorse>,
+            Option<&CombatStatus>,
+            Option<&Weapon>,
+        ),
     )>();
+    let t = crate::rules::melee::tables::tables();
     let mut figures: Vec<FigureState> = q
         .iter(world)
         .map(
@@ -103,7 +117,7 @@ pub fn snapshot(world: &mut World) -> Snapshot {
                 carried,
                 conds,
                 diag,
-                (streak, asl),
+                (streak, asl, combat, weapon),
             )| {
                 let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
                 if let Some(Diagonal(Some(h))) = diag {
@@ -114,6 +128,9 @@ pub fn snapshot(world: &mut World) -> Snapshot {
                 }
                 if asl.is_some_and(|h| h.cx) {
                     conditions.push("CX".into());
+                }
+                if let Some(c) = combat {
+                    conditions.extend(super::melee::status_words(&c.0, t, weapon));
                 }
                 FigureState {
                     id: id.0.clone(),
@@ -143,6 +160,11 @@ pub fn snapshot(world: &mut World) -> Snapshot {
             .is_half_move()
             .then(|| turn.side_to_move().map(side_name))
             .flatten(),
+        to_choose: world
+            .get_resource::<super::melee::MeleeState>()
+            .map(|m| m.waiting_ids())
+            .unwrap_or_default(),
+        to_declare: super::charge::awaiting_ids(world),
         figures,
         log: world.resource::<super::log::GameLog>().0.clone(),
     }

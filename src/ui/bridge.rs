@@ -13,7 +13,6 @@ use super::CurrentLevel;
 use crate::level::Level;
 use crate::rules::grid::GridKind;
 use crate::sim::Game;
-use crate::sim::components::*;
 use crate::sim::log::{GameLog, LogEntry};
 use crate::sim::orders::{Order, Refusal};
 use crate::sim::phase::{Phase, TurnState};
@@ -71,7 +70,7 @@ pub struct OrderOutcome {
 
 /// What the panels show about the game, copied from it after every change so they need no
 /// access to the non-send game.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Clone, Debug)]
 pub struct GameView {
     /// [`ActiveGame::revision`] this view was taken at.
     pub revision: u64,
@@ -97,6 +96,25 @@ pub struct GameView {
     pub grid: GridKind,
     /// The `asl` ruleset (riders stay in the hex when dismounting, A2).
     pub asl: bool,
+}
+
+impl Default for GameView {
+    fn default() -> Self {
+        GameView {
+            revision: 0,
+            serial: 0,
+            turn: 0,
+            phase: Phase::default(),
+            side_names: Vec::new(),
+            side_to_move: None,
+            initiative: None,
+            log: Vec::new(),
+            orders: 0,
+            can_undo: false,
+            grid: GridKind::Square,
+            asl: false,
+        }
+    }
 }
 
 impl GameView {
@@ -142,6 +160,8 @@ impl Plugin for BridgePlugin {
 /// Installs `game` as the game in progress: replaces the level on screen, drops the old
 /// mirrors and mirrors the new figures at once.
 pub fn install_game(world: &mut World, game: Game, level: Level) {
+    world.init_resource::<Mirrors>();
+    world.init_resource::<GameView>();
     let revision = world
         .get_non_send::<ActiveGame>()
         .map_or(0, |a| a.revision + 1);
@@ -151,7 +171,12 @@ pub fn install_game(world: &mut World, game: Game, level: Level) {
         revision,
     });
     world.insert_resource(CurrentLevel(level));
-    let old: Vec<Entity> = world.resource_mut::<Mirrors>().0.drain().map(|(_, e)| e).collect();
+    let old: Vec<Entity> = world
+        .resource_mut::<Mirrors>()
+        .0
+        .drain()
+        .map(|(_, e)| e)
+        .collect();
     for e in old {
         if let Ok(m) = world.get_entity_mut(e) {
             m.despawn();
@@ -190,13 +215,20 @@ pub fn apply_requests(world: &mut World) {
         });
     }
     if let Some(l) = drain::<LoadGame>(world).pop() {
-        let loaded = level_of_record(&l.record)
-            .and_then(|lv| Game::from_record(&l.record).map(|g| (g, lv)).map_err(|e| e.to_string()));
+        let loaded = level_of_record(&l.record).and_then(|lv| {
+            Game::from_record(&l.record)
+                .map(|g| (g, lv))
+                .map_err(|e| e.to_string())
+        });
         outcomes.push(OrderOutcome {
             order: None,
             result: match loaded {
                 Ok((game, level)) => {
-                    let text = format!("Loaded {} after {} orders.", level.file.name, l.record.orders.len());
+                    let text = format!(
+                        "Loaded {} after {} orders.",
+                        level.file.name,
+                        l.record.orders.len()
+                    );
                     install_game(world, game, level);
                     Ok(text)
                 }
@@ -237,7 +269,8 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
             let result = active.game.order(&order).map(|()| {
                 active.revision += 1;
                 let log = &active.game.app.world().resource::<GameLog>().0;
-                log.last().map_or_else(|| order.to_string(), |l| l.text.clone())
+                log.last()
+                    .map_or_else(|| order.to_string(), |l| l.text.clone())
             });
             OrderOutcome {
                 order: Some(order),
@@ -247,7 +280,10 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
         GameRequest::Undo => {
             let result = active.game.undo().map(|()| {
                 active.revision += 1;
-                format!("Took back the last order ({} left).", active.game.record().orders.len())
+                format!(
+                    "Took back the last order ({} left).",
+                    active.game.record().orders.len()
+                )
             });
             OrderOutcome {
                 order: None,
@@ -260,26 +296,40 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
 /// Copies the game's figures onto their mirrors and the game's state into [`GameView`], if
 /// the game changed since the last copy. Cheap when nothing changed.
 pub fn sync_mirrors(world: &mut World) {
-    let Some(mut active) = world.remove_non_send::<ActiveGame>() else {
+    let Some(revision) = world.get_non_send::<ActiveGame>().map(|a| a.revision) else {
         return;
     };
     let view = world.resource::<GameView>();
-    let fresh = view.revision != active.revision || view.side_names.is_empty();
-    if fresh {
-        let rows = super::play::mirror::read_figures(active.game.app.world_mut());
-        super::play::mirror::write_mirrors(world, &rows);
-        let new_view = view_of(&mut active);
-        let mut view = world.resource_mut::<GameView>();
-        let serial = view.serial;
-        *view = GameView {
-            serial,
-            ..new_view
-        };
+    if view.revision == revision && !view.side_names.is_empty() {
+        return;
     }
+    let Some(mut active) = world.remove_non_send::<ActiveGame>() else {
+        return;
+    };
+    let rows = super::play::mirror::read_figures(active.game.app.world_mut());
+    super::play::mirror::write_mirrors(world, &rows);
+    let mut view = world.resource_mut::<GameView>();
+    let log = std::mem::take(&mut view.log);
+    *view = GameView {
+        serial: view.serial,
+        ..view_of(&mut active, log)
+    };
     world.insert_non_send(active);
 }
 
-fn view_of(active: &mut ActiveGame) -> GameView {
+/// The game's log, reusing `old` when it is a prefix of it (the usual case: an order only
+/// appends lines), so a long game's log is not copied whole after every order.
+fn follow_log(mut old: Vec<LogEntry>, log: &[LogEntry]) -> Vec<LogEntry> {
+    let n = old.len();
+    if n <= log.len() && (n == 0 || old.last() == log.get(n - 1)) {
+        old.extend_from_slice(&log[n..]);
+        old
+    } else {
+        log.to_vec()
+    }
+}
+
+fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
     let can_undo = active.game.can_undo();
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
@@ -298,7 +348,7 @@ fn view_of(active: &mut ActiveGame) -> GameView {
             None
         },
         initiative: turn.initiative,
-        log: world.resource::<GameLog>().0.clone(),
+        log: follow_log(old_log, &world.resource::<GameLog>().0),
         orders,
         can_undo,
         grid: rules.grid,

@@ -7,12 +7,15 @@
 //! that other UI code marks figures [`Selected`].
 
 pub mod art;
+pub mod bridge;
 pub mod camera;
 pub mod counters;
 pub mod layout;
 pub mod look;
 pub mod map;
+pub mod play;
 pub mod preview;
+pub mod screens;
 
 pub use camera::{CameraDrag, MapCamera};
 pub use counters::{CounterOf, HasCounter};
@@ -63,13 +66,16 @@ impl Plugin for UiPlugin {
                 map::MapPlugin,
                 counters::CountersPlugin,
                 camera::CameraPlugin,
+                play::PlayPlugin,
+                screens::ScreensPlugin,
             ));
     }
 }
 
-/// The window app for `level`, not yet running, so callers (the binary, examples) can add
-/// their own systems first. It spawns the level's figures with [`spawn_preview_figures`]
-/// until the simulation takes over spawning.
+/// The window app showing `level`'s map with no game on it, not yet running, so callers
+/// (the binary, the start screen, examples) can add their own systems first. A game comes
+/// through the [bridge](bridge) ([`window_app_for`], [`bridge::StartGame`]); the preview
+/// example spawns stand-in figures with [`spawn_preview_figures`] instead.
 pub fn window_app(level: Level) -> App {
     let title = format!("Warhorse — {}", level.file.name);
     let mut app = App::new();
@@ -82,15 +88,37 @@ pub fn window_app(level: Level) -> App {
         ..default()
     }))
     .add_plugins((TilemapPlugin, UiPlugin))
-    .insert_resource(CurrentLevel(level))
-    .add_systems(Startup, spawn_preview_figures);
+    .insert_resource(CurrentLevel(level));
     app
 }
 
-/// Opens the game window on `level` and runs until it is closed; the exit status tells the
-/// binary whether the app stopped on an error.
-pub fn run_window(level: Level) -> AppExit {
-    window_app(level).run()
+/// The window app playing `game` (started from `level`): the game is held by the
+/// [bridge](bridge) and its figures are mirrored onto the map at once.
+pub fn window_app_for(game: crate::sim::Game, level: Level) -> App {
+    let mut app = window_app(level.clone());
+    bridge::install_game(app.world_mut(), game, level);
+    app
+}
+
+/// Opens the game window playing a new game of `level` (dice seeded by `seed`, or by the
+/// clock) and runs until it is closed; the exit status tells the binary whether the app
+/// stopped on an error. With `autotest`, the window plays itself (`warhorse --e2e DIR`, see
+/// [`play::autotest`]) and writes its screenshots there.
+pub fn run_window(
+    level: Level,
+    seed: Option<u64>,
+    autotest: Option<std::path::PathBuf>,
+) -> AppExit {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+    });
+    let mut app = window_app_for(crate::sim::Game::new(&level, seed), level);
+    if let Some(out) = autotest {
+        app.add_plugins(play::autotest::AutotestPlugin { out });
+    }
+    app.run()
 }
 
 #[cfg(test)]

@@ -101,3 +101,27 @@ fn same_seed_same_orders_same_bytes() {
     }
     assert!(Path::new(LEVEL).exists());
 }
+
+#[test]
+fn formats_doc_orders_example_plays_as_documented() {
+    let doc = std::fs::read_to_string("docs/formats.md").expect("formats.md");
+    let orders = std::fs::read_to_string("docs/examples/tiny.orders.ron").expect("example");
+    assert!(
+        doc.contains(&format!("```ron\n{orders}```")),
+        "formats.md must quote the orders example"
+    );
+    let v = script_json("docs/examples/tiny.ron", "docs/examples/tiny.orders.ron", 1);
+    assert_eq!(
+        results(&v),
+        [
+            "accepted", "accepted", "accepted", "accepted", "refused", "accepted"
+        ],
+        "{v:#}"
+    );
+    let knight = figure(&v, "knight");
+    assert_eq!(
+        (knight["cell"].clone(), knight["facing"].as_str()),
+        (serde_json::json!([4, 1]), Some("S"))
+    );
+    assert_eq!(figure(&v, "foot_1")["facing"], "S");
+}

@@ -80,7 +80,11 @@ pub fn click_move(
     let p = match &preview.0 {
         Some(p) if p.cell == cell && p.unit == r.unit && p.revision == r.revision => p.clone(),
         _ => {
-            let pick = if hover.cell == Some(cell) { hover.pick } else { 0 };
+            let pick = if hover.cell == Some(cell) {
+                hover.pick
+            } else {
+                0
+            };
             preview_at(r, cell, pick)?
         }
     };
@@ -134,10 +138,13 @@ pub fn perform_actions(
             PlayAction::Click(cell) => match selection.mode {
                 Mode::Move => {
                     if let Some(p) = click_move(&reach, &preview, &hover, *cell) {
-                        send(&mut requests, Order::Move {
-                            unit: p.unit,
-                            steps: p.steps,
-                        });
+                        send(
+                            &mut requests,
+                            Order::Move {
+                                unit: p.unit,
+                                steps: p.steps,
+                            },
+                        );
                     } else {
                         let picked = figure_at(&mirrors, *cell, view.side_to_move, unit.as_deref());
                         if picked.is_none() && unit.is_some() {
@@ -157,10 +164,13 @@ pub fn perform_actions(
                 }
                 Mode::Dismount => {
                     selection.mode = Mode::Move;
-                    send(&mut requests, Order::Dismount {
-                        unit: u,
-                        to: Some((cell.x, cell.y)),
-                    });
+                    send(
+                        &mut requests,
+                        Order::Dismount {
+                            unit: u,
+                            to: Some((cell.x, cell.y)),
+                        },
+                    );
                 }
             },
             PlayAction::Select(id) => {
@@ -177,16 +187,22 @@ pub fn perform_actions(
                     1
                 };
                 let k = if *hand == Hand::Left { -k } else { k };
-                send(&mut requests, Order::Move {
-                    unit: u,
-                    steps: vec![Step::Pivot(k)],
-                });
+                send(
+                    &mut requests,
+                    Order::Move {
+                        unit: u,
+                        steps: vec![Step::Pivot(k)],
+                    },
+                );
             }
             PlayAction::BackUp => {
-                send(&mut requests, Order::Move {
-                    unit: u,
-                    steps: vec![Step::Back],
-                });
+                send(
+                    &mut requests,
+                    Order::Move {
+                        unit: u,
+                        steps: vec![Step::Back],
+                    },
+                );
             }
             PlayAction::MountOrDismount => {
                 let riding = facts.is_some_and(|f| f.5.is_some());
@@ -226,7 +242,10 @@ pub fn perform_actions(
             PlayAction::CycleFacing(d) => {
                 hover.pick = if *d < 0 {
                     hover.pick.checked_sub(1).unwrap_or_else(|| {
-                        preview.0.as_ref().map_or(0, |p| p.choices.saturating_sub(1))
+                        preview
+                            .0
+                            .as_ref()
+                            .map_or(0, |p| p.choices.saturating_sub(1))
                     })
                 } else {
                     hover.pick + 1
@@ -300,7 +319,11 @@ pub fn mark_selected(
     index: Res<Mirrors>,
     marked: Query<Entity, With<Selected>>,
 ) {
-    let want = selection.unit.as_ref().and_then(|u| index.0.get(u)).copied();
+    let want = selection
+        .unit
+        .as_ref()
+        .and_then(|u| index.0.get(u))
+        .copied();
     for e in &marked {
         if Some(e) != want {
             commands.entity(e).remove::<Selected>();

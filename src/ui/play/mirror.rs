@@ -2,8 +2,8 @@
 //! [`crate::ui::bridge`]). A component is written only when its value differs, so change
 //! detection — and with it the counters' refresh — fires for what actually changed.
 
-use crate::ui::bridge::{Mirror, Mirrors};
 use crate::sim::components::*;
+use crate::ui::bridge::{Mirror, Mirrors};
 use bevy::prelude::*;
 use std::collections::HashSet;
 
@@ -95,7 +95,12 @@ fn put<C: Component + Clone + Same>(e: &mut EntityWorldMut, v: &Option<C>) {
     }
 }
 
-fn link<C: Component>(e: &mut EntityWorldMut, to: Option<Entity>, make: fn(Entity) -> C, get: fn(&C) -> Entity) {
+fn link<C: Component>(
+    e: &mut EntityWorldMut,
+    to: Option<Entity>,
+    make: fn(Entity) -> C,
+    get: fn(&C) -> Entity,
+) {
     match to {
         Some(t) => {
             if e.get::<C>().map(get) != Some(t) {

@@ -19,6 +19,7 @@
 
 pub mod actions;
 pub mod autotest;
+pub mod card;
 pub mod input;
 pub mod marks;
 pub mod mirror;
@@ -136,7 +137,12 @@ impl Plugin for PlayLogicPlugin {
             .init_resource::<reach_view::CurrentPreview>()
             .configure_sets(
                 Update,
-                (PlaySet::Input, PlaySet::Actions, PlaySet::Apply, PlaySet::View)
+                (
+                    PlaySet::Input,
+                    PlaySet::Actions,
+                    PlaySet::Apply,
+                    PlaySet::View,
+                )
                     .chain()
                     .before(UiSet::Counters),
             )
@@ -170,6 +176,25 @@ impl Plugin for PlayPlugin {
         }
         app.add_plugins((PlayLogicPlugin, input::InputPlugin, panels::PanelsPlugin));
     }
+}
+
+/// A headless app playing `game` with the play logic, the map and the counters — no window,
+/// no GPU — for tests and benchmarks. Drive it with [`PlayAction`]s and [`Hover`], then
+/// `update()`; the game is `app.world().non_send::<ActiveGame>()`.
+pub fn headless_app(game: crate::sim::Game, level: crate::level::Level) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::asset::AssetPlugin::default()))
+        .init_asset::<Image>()
+        .configure_sets(Update, (UiSet::Map, UiSet::Counters).chain())
+        .add_plugins((
+            crate::ui::art::ArtPlugin,
+            crate::ui::map::MapPlugin,
+            crate::ui::counters::CountersPlugin,
+            PlayLogicPlugin,
+        ));
+    bridge::install_game(app.world_mut(), game, level);
+    app.update();
+    app
 }
 
 #[cfg(test)]

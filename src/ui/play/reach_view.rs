@@ -117,7 +117,12 @@ pub fn reach_view_of(
 /// The path to `cell` ending in its `pick`-th cheapest facing (wrapping), with the pose after
 /// every step. `None` when the cell is out of reach.
 pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPreview> {
-    let mut ends: Vec<&ReachEnd> = view.reach.ends().iter().filter(|e| e.cell == cell).collect();
+    let mut ends: Vec<&ReachEnd> = view
+        .reach
+        .ends()
+        .iter()
+        .filter(|e| e.cell == cell)
+        .collect();
     if ends.is_empty() {
         return None;
     }
@@ -133,7 +138,7 @@ pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPrevi
         pose = next;
     }
     let words = if steps.is_empty() {
-        "stays where it is".to_string()
+        "stays as it is (Q / E: turn in place)".to_string()
     } else {
         steps_text(view.mover.grid, &steps)
     };
@@ -198,6 +203,8 @@ pub fn refresh_preview(
         (Some(r), Some(c), Mode::Move) => preview_at(r, c, hover.pick),
         _ => None,
     };
+    // Its own cell is worth a preview only when there is a turn in place to show.
+    let new = new.filter(|p| !p.steps.is_empty() || p.choices > 1);
     if preview.0 != new {
         preview.0 = new;
     }

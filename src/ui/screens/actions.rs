@@ -3,9 +3,9 @@
 //! so every button has a headless test. [`watch_game`] reads the game each frame for the
 //! autosave, the hand-over screen and the card overlay.
 
-use super::cards::{CardOverlay, CardPick, Cards, Picks};
+use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue, Picks};
 use super::handover::{ControlPoint, Handover};
-use super::host::{GameHost, level_of};
+use super::host::GameHost;
 use super::saves::{AUTOSAVE, Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
 use super::{Screen, SideControls};
 use crate::level::{Control, Level};
@@ -35,6 +35,8 @@ pub enum ScreenAction {
     AcceptHandover,
     /// The chooser confirmed its cards.
     PlayCards(Vec<CardPick>),
+    /// A figure guessed (or declined to guess) which way a dodger went.
+    Guess(GuessDue, Option<GuessDir>),
 }
 
 /// Actions queued by the egui code this frame.
@@ -64,7 +66,7 @@ pub enum Dialog {
 
 /// Which overlays are open. Help and the rules can be opened anywhere; the menu and the
 /// dialogs only in a game.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct Overlays {
     /// The key and mouse help.
     pub help: bool,
@@ -86,9 +88,9 @@ impl Overlays {
 }
 
 /// What the screens draw about the game, read by [`watch_game`] so the egui code never
-/// touches the game itself.
+/// touches the game itself. (The bridge's `GameView` is the in-game panels' equivalent.)
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameView {
+pub struct ScreenView {
     /// A game is on screen.
     pub playing: bool,
     /// The level's name.
@@ -137,7 +139,9 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             };
             match super::saves::save_named(game, &dir, &name) {
                 Ok(path) => {
-                    world.resource_mut::<Overlays>().dialog = None;
+                    let mut o = world.resource_mut::<Overlays>();
+                    o.dialog = None;
+                    o.menu = false;
                     notice(world, format!("Saved to {}", path.display()));
                 }
                 Err(e) => {
@@ -161,10 +165,7 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         ScreenAction::OpenLoad => {
             world.resource_mut::<Overlays>().dialog = Some(Dialog::Load(list_saves(&dir)));
         }
-        ScreenAction::Load(path) => match load_game(&path).and_then(|g| {
-            let level = level_of(&g).map_err(crate::sim::record::SaveError::Corrupt)?;
-            Ok((g, level))
-        }) {
+        ScreenAction::Load(path) => match load_game(&path) {
             Ok((game, level)) => {
                 let turn = game.app.world().resource::<TurnState>().turn;
                 let controls = playable_controls(&level);
@@ -176,7 +177,7 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         ScreenAction::QuitToStart => {
             GameHost::drop_game(world);
             *world.resource_mut::<Overlays>() = Overlays::default();
-            *world.resource_mut::<GameView>() = GameView::default();
+            *world.resource_mut::<ScreenView>() = ScreenView::default();
             world.resource_mut::<NextState<Screen>>().set(Screen::Start);
         }
         ScreenAction::Quit => {
@@ -184,6 +185,17 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         }
         ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
         ScreenAction::PlayCards(picks) => play_cards(world, &picks),
+        ScreenAction::Guess(due, dir) => {
+            let refused = world.resource_scope(|world, cards: Mut<Cards>| {
+                let game = GameHost::get(world)?;
+                cards.0.guess(game, &due, dir).err()
+            });
+            GameHost::touched(world);
+            world.resource_mut::<ScreenView>().cards_key = None;
+            if let Some(why) = refused {
+                message(world, "Guess refused", why);
+            }
+        }
     }
 }
 
@@ -199,11 +211,13 @@ fn install(world: &mut World, game: Game, level: Level, controls: Vec<Control>, 
     world.insert_resource(auto);
     world.insert_resource(Handover::default());
     world.insert_resource(Picks::default());
-    world.insert_resource(GameView::default());
+    world.insert_resource(ScreenView::default());
     let mut o = world.resource_mut::<Overlays>();
     o.menu = false;
     o.dialog = None;
-    world.resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    world
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Playing);
 }
 
 fn play_cards(world: &mut World, picks: &[CardPick]) {
@@ -216,8 +230,9 @@ fn play_cards(world: &mut World, picks: &[CardPick]) {
             .filter_map(|p| cards.0.play(game, p).err())
             .collect::<Vec<_>>()
     });
+    GameHost::touched(world);
     world.insert_resource(Picks::default());
-    world.resource_mut::<GameView>().cards_key = None;
+    world.resource_mut::<ScreenView>().cards_key = None;
     if !errors.is_empty() {
         message(world, "Cards refused", errors.join("\n"));
     }
@@ -231,22 +246,38 @@ pub fn apply_actions(world: &mut World) {
     }
 }
 
-/// Where the game stands for the screens: the side moving in a half-move (open), or the side
-/// choosing cards in secret.
-pub fn control_point(game: &mut Game, cards: &Cards) -> ControlPoint {
-    if game.phase().is_half_move() {
-        let side = game.app.world().resource::<TurnState>().side_to_move();
+/// Where the game stands for the screens: a side choosing cards when the card rules wait for
+/// one (the side already at the computer first, so a hand-over happens only when needed),
+/// else the side moving in a half-move (open).
+pub fn control_point(game: &mut Game, cards: &Cards, at_computer: Option<u8>) -> ControlPoint {
+    let choosers = cards.0.choosers(game);
+    if let Some(&first) = choosers.first() {
+        let side = at_computer
+            .filter(|s| choosers.contains(s))
+            .unwrap_or(first);
         return ControlPoint {
-            side,
-            secret: false,
+            side: Some(side),
+            secret: cards.0.secret(game),
         };
     }
-    match cards.0.chooser(game) {
-        Some(s) => ControlPoint {
-            side: Some(s),
-            secret: true,
-        },
-        None => ControlPoint::default(),
+    let side = game
+        .phase()
+        .is_half_move()
+        .then(|| game.app.world().resource::<TurnState>().side_to_move())
+        .flatten();
+    ControlPoint {
+        side,
+        secret: false,
+    }
+}
+
+/// Leaves the start screen for the game when one was installed by someone else (the
+/// command line's `--level`, the bridge's `StartGame`): the screens follow the game.
+pub fn follow_installed_game(world: &mut World) {
+    if GameHost::get(world).is_some() {
+        world
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Playing);
     }
 }
 
@@ -254,15 +285,20 @@ pub fn control_point(game: &mut Game, cards: &Cards) -> ControlPoint {
 /// a secret choice passes between humans, and reads the card overlay for the chooser.
 pub fn watch_game(world: &mut World) {
     let dir = world.resource::<SaveDir>().0.clone();
-    let controls = world.resource::<SideControls>().0.clone();
+    let mut controls = world.resource::<SideControls>().0.clone();
     let mut auto = world.resource::<Autosave>().clone();
     let mut handover = world.resource::<Handover>().clone();
-    let mut view = world.resource::<GameView>().clone();
+    let mut view = world.resource::<ScreenView>().clone();
     let saved = world.resource_scope(|world, cards: Mut<Cards>| {
         let game = GameHost::get(world)?;
         let turn = game.app.world().resource::<TurnState>().turn;
+        let sides = usize::from(game.app.world().resource::<TurnState>().sides);
+        if controls.len() != sides {
+            // A game installed without the start screen: every side is human (no AI yet).
+            controls = vec![Control::Human; sides];
+        }
         let saved = auto.due(turn).then(|| game.save(&dir.join(AUTOSAVE)));
-        let cp = control_point(game, &cards);
+        let cp = control_point(game, &cards, handover.last);
         handover.observe(cp, &controls);
         let ts = game.app.world().resource::<TurnState>();
         view.playing = true;
@@ -272,14 +308,18 @@ pub fn watch_game(world: &mut World) {
         view.phase = game.phase().label().to_string();
         view.control = cp;
         let key = cp.side.map(|s| (game.record().orders.len(), s));
+        let choosing = !cards.0.choosers(game).is_empty();
         match cp.side {
-            Some(side) if cp.secret && !handover.screen_up() => {
+            Some(side) if choosing && !handover.screen_up() => {
                 if view.cards_key != key {
                     let hands = cards.0.hands(game, side);
-                    view.cards = (!hands.is_empty()).then(|| CardOverlay {
+                    let guesses = cards.0.guesses(game, side);
+                    let side_name = view.side_names.get(usize::from(side)).cloned();
+                    view.cards = (!hands.is_empty() || !guesses.is_empty()).then(|| CardOverlay {
                         side,
-                        side_name: view.side_names.get(usize::from(side)).cloned().unwrap_or_default(),
+                        side_name: side_name.unwrap_or_default(),
                         hands,
+                        guesses,
                     });
                     view.cards_key = key;
                 }
@@ -295,17 +335,17 @@ pub fn watch_game(world: &mut World) {
         return;
     };
     world.insert_resource(auto);
+    if world.resource::<SideControls>().0 != controls {
+        world.insert_resource(SideControls(controls));
+    }
     if *world.resource::<Handover>() != handover {
         world.insert_resource(handover);
     }
     let side = view.cards.as_ref().map(|c| c.side);
     if world.resource::<Picks>().side != side {
-        world.insert_resource(Picks {
-            side,
-            ..default()
-        });
+        world.insert_resource(Picks { side, ..default() });
     }
-    if *world.resource::<GameView>() != view {
+    if *world.resource::<ScreenView>() != view {
         world.insert_resource(view);
     }
     if let Some(Err(e)) = saved {

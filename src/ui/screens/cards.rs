@@ -1,11 +1,13 @@
 //! The card overlay (D6, D7): when a side must choose TAC and MELEE cards, each of its figures
 //! in the melee shows its whole hand with each card's cost in blows; a card it may not play is
-//! greyed with the rules' reason. The player picks one TAC card (in the TAC phase) and MELEE
-//! cards the blows pay for, and confirms; the picks go to the game as orders.
+//! greyed with the rules' reason. The player picks at most one TAC card (and the enemy it
+//! designates) and the MELEE cards the blows pay for (none is PASSIVE SHIELD PARRY), and
+//! confirms; the picks go to the game as orders. After the reveal, figures that must guess an
+//! opponent's DODGE get Left / Right / Back buttons here too.
 //!
 //! The overlay reads hands through [`CardSource`], so it is built and tested against the
-//! rules' verdicts without knowing how the melee rules compute them. [`NoCards`] is the source
-//! while no melee rules are plugged in; `cards_source.rs` adapts the real ones.
+//! rules' verdicts without knowing how the melee rules compute them. [`NoCards`] is a source
+//! with no melee; [`super::melee_cards::MeleeCards`] adapts the real rules (`sim::melee`).
 //!
 //! Charge declarations (D2) are secret ordered target lists; they belong in this overlay as a
 //! third kind of choice. EXTENSION POINT: when the simulation has a charge-declaration order,
@@ -47,8 +49,8 @@ pub struct FigureHand {
     pub name: String,
     /// Blows it has left to pay for cards.
     pub blows: u32,
-    /// It must pick a TAC card now (the TAC phase, or joining a melee, D8).
-    pub needs_tac: bool,
+    /// The enemies a TAC card may designate (FLECHE and CHARGE must, CLOSE may).
+    pub targets: Vec<String>,
     /// Every card, playable or not.
     pub cards: Vec<CardView>,
 }
@@ -58,21 +60,61 @@ pub struct FigureHand {
 pub struct CardPick {
     /// The figure's id.
     pub unit: String,
-    /// The TAC card, when one is due.
+    /// The TAC card, if any.
     pub tac: Option<String>,
-    /// The MELEE cards, in the order played.
+    /// The enemy the TAC card designates.
+    pub tac_target: Option<String>,
+    /// The MELEE cards, in the order played; none is PASSIVE SHIELD PARRY.
     pub melee: Vec<String>,
+}
+
+/// Which way a figure guesses an opponent's DODGE went (§6, D7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GuessDir {
+    /// To the dodger's left.
+    Left,
+    /// To its right.
+    Right,
+    /// Back.
+    Back,
+}
+
+/// A guess the game waits for: `guesser` guesses which way `dodger` dodged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuessDue {
+    /// The guessing figure.
+    pub guesser: String,
+    /// The dodging figure.
+    pub dodger: String,
 }
 
 /// Where hands come from and where picks go: the melee rules, or a fake in tests.
 pub trait CardSource: Send + Sync + 'static {
-    /// The side that must choose cards now (in secret), if any.
-    fn chooser(&self, game: &mut Game) -> Option<u8>;
+    /// The sides with figures that must choose cards (or guess) now, lowest first.
+    fn choosers(&self, game: &mut Game) -> Vec<u8>;
+    /// Whether the choice now is hidden from the other side (face-down cards are; dodge
+    /// guesses, made after the reveal, are not).
+    fn secret(&self, _game: &mut Game) -> bool {
+        true
+    }
     /// The figures of `side` that must choose now, each with its whole hand. Never another
     /// side's: the overlay shows exactly this.
     fn hands(&self, game: &mut Game, side: u8) -> Vec<FigureHand>;
+    /// The dodge guesses `side`'s figures must make now.
+    fn guesses(&self, _game: &mut Game, _side: u8) -> Vec<GuessDue> {
+        Vec::new()
+    }
     /// Sends one figure's picks to the game; `Err` is the refusal's text.
     fn play(&self, game: &mut Game, pick: &CardPick) -> Result<(), String>;
+    /// Sends a dodge guess (`None`: no guess); `Err` is the refusal's text.
+    fn guess(
+        &self,
+        _game: &mut Game,
+        _due: &GuessDue,
+        _dir: Option<GuessDir>,
+    ) -> Result<(), String> {
+        Err("no dodge guesses in this game".into())
+    }
 }
 
 /// The card rules the window uses.
@@ -81,7 +123,7 @@ pub struct Cards(pub Box<dyn CardSource>);
 
 impl Default for Cards {
     fn default() -> Self {
-        Cards(Box::new(NoCards))
+        Cards(Box::new(super::melee_cards::MeleeCards))
     }
 }
 
@@ -89,8 +131,8 @@ impl Default for Cards {
 pub struct NoCards;
 
 impl CardSource for NoCards {
-    fn chooser(&self, _: &mut Game) -> Option<u8> {
-        None
+    fn choosers(&self, _: &mut Game) -> Vec<u8> {
+        Vec::new()
     }
     fn hands(&self, _: &mut Game, _: u8) -> Vec<FigureHand> {
         Vec::new()
@@ -109,6 +151,8 @@ pub struct CardOverlay {
     pub side_name: String,
     /// Its figures' hands.
     pub hands: Vec<FigureHand>,
+    /// Its figures' dodge guesses.
+    pub guesses: Vec<GuessDue>,
 }
 
 /// The picks in progress, per figure id; cleared whenever the chooser changes, so nothing
@@ -121,33 +165,27 @@ pub struct Picks {
     pub by_unit: BTreeMap<String, CardPick>,
 }
 
-/// Checks one figure's picks against its hand: every card in the hand and playable, one TAC
-/// card exactly when one is due, at least one MELEE card, and no more blows than it has.
+/// Checks one figure's picks against its hand: every card in the hand and playable, a
+/// target for a TAC card that must designate one, and no more blows than it has.
 pub fn check_pick(hand: &FigureHand, pick: &CardPick) -> Result<(), String> {
     let find = |name: &str, kind: CardKind| {
-        hand.cards
+        let c = hand
+            .cards
             .iter()
             .find(|c| c.name == name && c.kind == kind)
-            .ok_or_else(|| format!("{} has no {name} card", hand.name))
+            .ok_or_else(|| format!("{} has no {name} card", hand.name))?;
+        c.verdict.clone().map_err(|r| format!("{name}: {r}"))?;
+        Ok::<u32, String>(c.cost)
     };
     let mut cost = 0u32;
-    match (&pick.tac, hand.needs_tac) {
-        (None, true) => return Err(format!("{} needs a TAC card", hand.name)),
-        (Some(_), false) => return Err(format!("{} plays no TAC card now", hand.name)),
-        (Some(t), true) => {
-            let c = find(t, CardKind::Tac)?;
-            c.verdict.clone().map_err(|r| format!("{t}: {r}"))?;
-            cost += c.cost;
+    if let Some(t) = &pick.tac {
+        cost += find(t, CardKind::Tac)?;
+        if needs_target(t) && pick.tac_target.is_none() {
+            return Err(format!("{t}: name the enemy it is aimed at"));
         }
-        (None, false) => {}
-    }
-    if pick.melee.is_empty() {
-        return Err(format!("{} needs a MELEE card", hand.name));
     }
     for m in &pick.melee {
-        let c = find(m, CardKind::Melee)?;
-        c.verdict.clone().map_err(|r| format!("{m}: {r}"))?;
-        cost = cost.saturating_add(c.cost);
+        cost = cost.saturating_add(find(m, CardKind::Melee)?);
     }
     if cost > hand.blows {
         return Err(format!(
@@ -156,6 +194,11 @@ pub fn check_pick(hand: &FigureHand, pick: &CardPick) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// TAC cards that must designate an enemy (FLECHE, CHARGE).
+pub fn needs_target(tac: &str) -> bool {
+    matches!(tac, "FLECHE" | "CHARGE")
 }
 
 /// Checks every figure's picks; the list to send when all are good.
@@ -184,7 +227,10 @@ pub fn toggle(picks: &mut Picks, unit: &str, card: &CardView) {
             ..default()
         });
     match card.kind {
-        CardKind::Tac if p.tac.as_deref() == Some(card.name.as_str()) => p.tac = None,
+        CardKind::Tac if p.tac.as_deref() == Some(card.name.as_str()) => {
+            p.tac = None;
+            p.tac_target = None;
+        }
         CardKind::Tac => p.tac = Some(card.name.clone()),
         CardKind::Melee => match p.melee.iter().position(|m| *m == card.name) {
             Some(i) => {
@@ -208,60 +254,115 @@ fn card_button(ui: &mut egui::Ui, card: &CardView, picked: bool) -> bool {
     }
 }
 
-/// Draws the overlay; returns the picks to send when the player confirms. Clicking cards
-/// edits `picks`.
+/// What the player asked for in the overlay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CardsAnswer {
+    /// Play every figure's picks.
+    Play(Vec<CardPick>),
+    /// Guess (or not) which way a dodger went.
+    Guess(GuessDue, Option<GuessDir>),
+}
+
+fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
+    ui.separator();
+    ui.strong(format!("{} — {} blows", hand.name, hand.blows));
+    for kind in [CardKind::Tac, CardKind::Melee] {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(if kind == CardKind::Tac {
+                "TAC:"
+            } else {
+                "MELEE:"
+            });
+            for card in hand.cards.iter().filter(|c| c.kind == kind) {
+                let p = picks.by_unit.get(&hand.unit);
+                let picked = p.is_some_and(|p| match kind {
+                    CardKind::Tac => p.tac.as_ref() == Some(&card.name),
+                    CardKind::Melee => p.melee.contains(&card.name),
+                });
+                if card_button(ui, card, picked) {
+                    toggle(picks, &hand.unit, card);
+                }
+            }
+        });
+    }
+    let Some(p) = picks.by_unit.get_mut(&hand.unit) else {
+        return;
+    };
+    if p.tac.is_some() && !hand.targets.is_empty() {
+        ui.horizontal(|ui| {
+            ui.label("TAC card aimed at:");
+            egui::ComboBox::from_id_salt(("tac-target", &hand.unit))
+                .selected_text(p.tac_target.as_deref().unwrap_or("nobody"))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut p.tac_target, None, "nobody");
+                    for t in &hand.targets {
+                        ui.selectable_value(&mut p.tac_target, Some(t.clone()), t);
+                    }
+                });
+        });
+    }
+    if p.melee.is_empty() {
+        ui.label(egui::RichText::new("No MELEE card: PASSIVE SHIELD PARRY.").weak());
+    }
+}
+
+/// Draws the overlay; returns what the player confirmed. Clicking cards edits `picks`.
 pub fn show_cards(
     ctx: &egui::Context,
     overlay: &CardOverlay,
     picks: &mut Picks,
-) -> Option<Vec<CardPick>> {
-    let mut confirmed = None;
+) -> Option<CardsAnswer> {
+    let mut answer = None;
     egui::Window::new(format!("{} — choose your cards", overlay.side_name))
         .id(egui::Id::new("warhorse-cards"))
         .collapsible(false)
         .resizable(true)
-        .default_width(520.0)
+        .default_width(560.0)
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
         .show(ctx, |ui| {
-            ui.label("Cards are played face down; both sides' cards are revealed together.");
             egui::ScrollArea::vertical()
                 .max_height(380.0)
                 .show(ui, |ui| {
+                    if !overlay.hands.is_empty() {
+                        ui.label("Cards are played face down and revealed together.");
+                    }
                     for hand in &overlay.hands {
+                        hand_ui(ui, hand, picks);
+                    }
+                    for due in &overlay.guesses {
                         ui.separator();
-                        ui.strong(format!("{} — {} blows", hand.name, hand.blows));
-                        for kind in [CardKind::Tac, CardKind::Melee] {
-                            if kind == CardKind::Tac && !hand.needs_tac {
-                                continue;
-                            }
-                            ui.horizontal_wrapped(|ui| {
-                                ui.label(if kind == CardKind::Tac { "TAC:" } else { "MELEE:" });
-                                for card in hand.cards.iter().filter(|c| c.kind == kind) {
-                                    let p = picks.by_unit.get(&hand.unit);
-                                    let picked = p.is_some_and(|p| match kind {
-                                        CardKind::Tac => p.tac.as_ref() == Some(&card.name),
-                                        CardKind::Melee => p.melee.contains(&card.name),
-                                    });
-                                    if card_button(ui, card, picked) {
-                                        toggle(picks, &hand.unit, card);
-                                    }
+                        ui.horizontal(|ui| {
+                            ui.label(format!(
+                                "{} guesses which way {} dodges:",
+                                due.guesser, due.dodger
+                            ));
+                            for (label, dir) in [
+                                ("Left", Some(GuessDir::Left)),
+                                ("Right", Some(GuessDir::Right)),
+                                ("Back", Some(GuessDir::Back)),
+                                ("No guess", None),
+                            ] {
+                                if ui.button(label).clicked() {
+                                    answer = Some(CardsAnswer::Guess(due.clone(), dir));
                                 }
-                            });
-                        }
+                            }
+                        });
                     }
                 });
+            if overlay.hands.is_empty() {
+                return;
+            }
             ui.separator();
             let ready = ready_picks(overlay, picks);
             ui.horizontal(|ui| {
-                let ok = ready.is_ok();
-                let button = ui.add_enabled(ok, egui::Button::new("Confirm"));
+                let button = ui.add_enabled(ready.is_ok(), egui::Button::new("Confirm"));
                 if let Err(why) = &ready {
                     ui.label(egui::RichText::new(why).weak());
                 }
                 if button.clicked() {
-                    confirmed = ready.ok();
+                    answer = ready.ok().map(CardsAnswer::Play);
                 }
             });
         });
-    confirmed
+    answer
 }

@@ -1,6 +1,7 @@
 //! The levels a player can pick on the start screen: the embedded default level, then every
-//! `*.ron` in a `levels/` directory beside the working directory or the executable. A file
-//! that does not load stays in the list with its errors, so a level author sees why.
+//! `*.ron` (orders files, `*.orders.ron`, aside) in a `levels/` directory beside the working
+//! directory or the executable. A file that does not load stays in the list with its errors,
+//! so a level author sees why.
 
 use crate::level::{DEFAULT_LEVEL, Level, default_level, load_level_file};
 use std::path::{Path, PathBuf};
@@ -59,6 +60,15 @@ pub fn level_dirs() -> Vec<PathBuf> {
         .collect()
 }
 
+/// A `*.ron` that is not an orders file (`*.orders.ron`, which may sit beside its level).
+fn is_level_name(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.ends_with(".ron") && !name.ends_with(".orders.ron")
+}
+
 /// Every level of the embedded default and of `dirs`: the default first, then each
 /// directory's files sorted by file name. A file identical to the embedded default is left
 /// out (it is `levels/default.ron` itself). Never fails; unreadable directories are skipped.
@@ -75,7 +85,7 @@ pub fn catalogue(dirs: &[PathBuf]) -> Vec<LevelEntry> {
         let mut files: Vec<PathBuf> = read
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
+            .filter(|p| p.is_file() && is_level_name(p))
             .collect();
         files.sort();
         for path in files {
@@ -108,6 +118,7 @@ mod tests {
         std::fs::write(dir.join("b_broken.ron"), "Level(name: ").expect("write");
         std::fs::write(dir.join("default.ron"), DEFAULT_LEVEL).expect("write");
         std::fs::write(dir.join("notes.txt"), "not a level").expect("write");
+        std::fs::write(dir.join("a.orders.ron"), "[EndSide]").expect("write");
         std::fs::copy("docs/examples/tiny.ron", dir.join("a_tiny.ron")).expect("copy");
         let list = catalogue(&[dir.clone(), dir.join("missing")]);
         let names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();

@@ -118,14 +118,20 @@ mod tests {
         assert!(handover_needed(Some(1), Some(0), &hh, true));
         assert!(!handover_needed(Some(0), Some(1), &hh, false), "open phase");
         assert!(!handover_needed(Some(0), Some(0), &hh, true), "same side");
-        assert!(!handover_needed(None, Some(1), &hh, true), "nobody saw anything");
+        assert!(
+            !handover_needed(None, Some(1), &hh, true),
+            "nobody saw anything"
+        );
         assert!(!handover_needed(Some(0), None, &hh, true), "nobody next");
         for controls in [[Human, Ai], [Ai, Human], [Ai, Ai]] {
             for (a, b) in [(0, 1), (1, 0)] {
                 assert!(!handover_needed(Some(a), Some(b), &controls, true));
             }
         }
-        assert!(!handover_needed(Some(0), Some(5), &hh, true), "no such side");
+        assert!(
+            !handover_needed(Some(0), Some(5), &hh, true),
+            "no such side"
+        );
         let three = [Human, Ai, Human];
         assert!(handover_needed(Some(0), Some(2), &three, true));
         assert!(!handover_needed(Some(1), Some(2), &three, true));
@@ -149,7 +155,11 @@ mod tests {
         h.observe(secret(0), &hh);
         assert_eq!(h.waiting_for, Some(0));
         h.observe(secret(1), &hh);
-        assert_eq!(h.waiting_for, Some(0), "nothing changes while the screen is up");
+        assert_eq!(
+            h.waiting_for,
+            Some(0),
+            "nothing changes while the screen is up"
+        );
         h.accept();
         assert_eq!((h.last, h.screen_up()), (Some(0), false));
         h.observe(secret(0), &hh);
@@ -158,7 +168,11 @@ mod tests {
         assert!(h.screen_up());
         h.accept();
         h.observe(ControlPoint::default(), &hh);
-        assert_eq!(h.last, Some(1), "a phase with nobody to act changes nothing");
+        assert_eq!(
+            h.last,
+            Some(1),
+            "a phase with nobody to act changes nothing"
+        );
         let mut ai = Handover::default();
         ai.observe(secret(0), &[Human, Ai]);
         ai.observe(secret(1), &[Human, Ai]);

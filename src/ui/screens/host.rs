@@ -1,10 +1,11 @@
-//! The screens' one link to the game the window plays. The in-game code (`ui::play`) holds
-//! the [`Game`]; the screens start, replace, read and drop it only through [`GameHost`], a
-//! resource of three functions, so switching where the game lives is one line. Until another
-//! holder is installed, [`GameHost::default`] keeps the game in [`HeldGame`].
+//! The screens' one link to the game the window plays. The [bridge](crate::ui::bridge) holds
+//! the [`Game`] as [`ActiveGame`]; the screens start, replace, read, change and drop it only
+//! through [`GameHost`], a resource of four functions, so the screens never depend on how the
+//! game is held (and a test may hold it some other way).
 
-use crate::level::{Level, load_level_str_with, load_ruleset_str};
+use crate::level::Level;
 use crate::sim::Game;
+use crate::ui::bridge::{self, ActiveGame, Mirrors};
 use bevy::prelude::*;
 
 /// How the screens reach the game on screen.
@@ -17,62 +18,77 @@ pub struct GameHost {
     pub install: fn(&mut World, Game, Level),
     /// Takes the game off screen (back to the start screen).
     pub clear: fn(&mut World),
+    /// Tells the holder the game was changed through [`GameHost::game`] (cards played), so
+    /// what shows the game follows.
+    pub changed: fn(&mut World),
 }
 
-/// The game, held by the screens themselves when nothing else holds it. `Game` wraps a Bevy
-/// `App`, which is not `Send`, so it lives in the world as non-send data.
-#[derive(Default)]
-pub struct HeldGame(pub Option<Game>);
-
-fn held_game(world: &mut World) -> Option<&mut Game> {
+fn bridge_game(world: &mut World) -> Option<&mut Game> {
     world
-        .get_non_send_mut::<HeldGame>()
-        .and_then(|g| g.into_inner().0.as_mut())
+        .get_non_send_mut::<ActiveGame>()
+        .map(|a| &mut a.into_inner().game)
 }
 
-fn held_install(world: &mut World, game: Game, level: Level) {
-    world.insert_non_send(HeldGame(Some(game)));
-    world.insert_resource(crate::ui::CurrentLevel(level));
+fn bridge_clear(world: &mut World) {
+    world.remove_non_send::<ActiveGame>();
+    let mirrors: Vec<Entity> = world
+        .get_resource_mut::<Mirrors>()
+        .map(|mut m| m.0.drain().map(|(_, e)| e).collect())
+        .unwrap_or_default();
+    for e in mirrors {
+        if let Ok(m) = world.get_entity_mut(e) {
+            m.despawn();
+        }
+    }
+    if let Some(mut view) = world.get_resource_mut::<bridge::GameView>() {
+        let serial = view.serial + 1;
+        *view = bridge::GameView {
+            serial,
+            ..default()
+        };
+    }
 }
 
-fn held_clear(world: &mut World) {
-    world.insert_non_send(HeldGame(None));
+fn bridge_changed(world: &mut World) {
+    if let Some(mut a) = world.get_non_send_mut::<ActiveGame>() {
+        a.revision += 1;
+    }
+    bridge::sync_mirrors(world);
 }
 
 impl Default for GameHost {
     fn default() -> Self {
         GameHost {
-            game: held_game,
-            install: held_install,
-            clear: held_clear,
+            game: bridge_game,
+            install: bridge::install_game,
+            clear: bridge_clear,
+            changed: bridge_changed,
         }
     }
 }
 
 impl GameHost {
+    fn of(world: &mut World) -> GameHost {
+        *world.get_resource_or_insert_with(GameHost::default)
+    }
+
     /// The game on screen, through whichever holder is installed.
     pub fn get(world: &mut World) -> Option<&mut Game> {
-        let host = *world.get_resource_or_insert_with(GameHost::default);
-        (host.game)(world)
+        (GameHost::of(world).game)(world)
     }
 
     /// Installs `game` through whichever holder is installed.
     pub fn put(world: &mut World, game: Game, level: Level) {
-        let host = *world.get_resource_or_insert_with(GameHost::default);
-        (host.install)(world, game, level);
+        (GameHost::of(world).install)(world, game, level);
     }
 
     /// Drops the game on screen.
     pub fn drop_game(world: &mut World) {
-        let host = *world.get_resource_or_insert_with(GameHost::default);
-        (host.clear)(world);
+        (GameHost::of(world).clear)(world);
     }
-}
 
-/// The level a game plays, rebuilt from its record (the same way loading a save does), so a
-/// loaded game can be put on the map.
-pub fn level_of(game: &Game) -> Result<Level, String> {
-    let rec = game.record();
-    let rules = load_ruleset_str(&rec.ruleset, "<saved ruleset>").map_err(|e| e.to_string())?;
-    load_level_str_with(&rec.level, &rec.level_source, rules).map_err(|e| e.to_string())
+    /// Tells the holder the game changed.
+    pub fn touched(world: &mut World) {
+        (GameHost::of(world).changed)(world);
+    }
 }

@@ -162,13 +162,13 @@ fn split_cells(row: &str) -> Vec<String> {
             }
             _ => {}
         }
-        if esc && ch != '|' {
-            cells.last_mut().map(|c| c.push('\\'));
-        }
-        esc = false;
         if let Some(c) = cells.last_mut() {
+            if esc && ch != '|' {
+                c.push('\\');
+            }
             c.push(ch);
         }
+        esc = false;
     }
     cells
 }
@@ -308,7 +308,9 @@ pub fn show(ui: &mut egui::Ui, blocks: &[Block]) {
                     egui::ScrollArea::horizontal()
                         .id_salt(text.len() ^ (text.lines().count() << 20))
                         .show(ui, |ui| {
-                            ui.label(egui::RichText::new(text).monospace());
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(text).monospace()).extend(),
+                            );
                         });
                 });
                 ui.add_space(4.0);
@@ -368,7 +370,18 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        for md in ["", "|", "| a |\n|", "```", "[x](", "**", "# ", "1.", "- ", "\t|é|ü|"] {
+        for md in [
+            "",
+            "|",
+            "| a |\n|",
+            "```",
+            "[x](",
+            "**",
+            "# ",
+            "1.",
+            "- ",
+            "\t|é|ü|",
+        ] {
             let _ = parse(md);
             let _ = spans(md);
         }

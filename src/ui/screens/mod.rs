@@ -14,14 +14,17 @@ pub mod handover;
 pub mod host;
 pub mod keys;
 pub mod markdown;
+pub mod melee_cards;
 pub mod menu;
 pub mod saves;
 pub mod start;
 
-pub use actions::{Dialog, GameView, Overlays, ScreenAction, ScreenActions, apply_action};
+pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
 pub use handover::{ControlPoint, Handover, handover_needed};
 
-use crate::level::{Control, Level};
+use crate::level::Control;
+use crate::ui::bridge::BridgePlugin;
+use crate::ui::play::PlaySet;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_egui::EguiPrimaryContextPass;
@@ -43,7 +46,11 @@ pub struct SideControls(pub Vec<Control>);
 /// Ordering of the screens' `Update` work: actions first, then reading the game.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScreensSet {
-    /// Queued actions are carried out, then the game is read.
+    /// Screen keys (F1, Esc, …), before the in-game input so Esc that deselects a figure
+    /// does not also open the menu.
+    Keys,
+    /// Queued actions are carried out, then the game is read (after the bridge applied the
+    /// frame's orders).
     Logic,
 }
 
@@ -56,6 +63,9 @@ impl Plugin for ScreensPlugin {
         if !app.is_plugin_added::<StatesPlugin>() {
             app.add_plugins(StatesPlugin);
         }
+        if !app.is_plugin_added::<BridgePlugin>() {
+            app.add_plugins(BridgePlugin);
+        }
         app.init_state::<Screen>()
             .init_resource::<host::GameHost>()
             .init_resource::<saves::SaveDir>()
@@ -66,13 +76,28 @@ impl Plugin for ScreensPlugin {
             .init_resource::<cards::Picks>()
             .init_resource::<ScreenActions>()
             .init_resource::<Overlays>()
-            .init_resource::<GameView>()
+            .init_resource::<ScreenView>()
             .init_resource::<start::StartForm>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
+            .configure_sets(
+                Update,
+                (
+                    ScreensSet::Keys.before(PlaySet::Input),
+                    ScreensSet::Logic
+                        .after(PlaySet::Apply)
+                        .before(PlaySet::View),
+                ),
+            )
+            .add_systems(Update, menu::hotkeys.in_set(ScreensSet::Keys))
+            .add_systems(
+                Update,
+                actions::follow_installed_game
+                    .run_if(in_state(Screen::Start))
+                    .in_set(ScreensSet::Logic),
+            )
             .add_systems(
                 Update,
                 (
-                    menu::hotkeys,
                     actions::apply_actions,
                     actions::watch_game.run_if(in_state(Screen::Playing)),
                 )
@@ -103,7 +128,8 @@ pub fn board_interactive(
         && overlays.is_none_or(|o| !o.blocking())
 }
 
-/// Opens the window on the start screen and runs until it is closed.
+/// Opens the window on the start screen and runs until it is closed. (`warhorse --level
+/// FILE` opens straight into a game with `ui::run_window`; the screens follow it.)
 pub fn run_start_screen() -> AppExit {
     match crate::level::default_level() {
         Ok(backdrop) => crate::ui::window_app(backdrop).run(),
@@ -112,17 +138,6 @@ pub fn run_start_screen() -> AppExit {
             AppExit::error()
         }
     }
-}
-
-/// Opens the window straight into a game of `level` (`warhorse --level FILE`).
-pub fn run_level(level: Level, seed: u64) -> AppExit {
-    let mut app = crate::ui::window_app(level.clone());
-    let controls = actions::playable_controls(&level);
-    app.world_mut()
-        .resource_mut::<ScreenActions>()
-        .0
-        .push(ScreenAction::Start(Box::new(level), seed, controls));
-    app.run()
 }
 
 /// A seed from the clock, for a new game's default.

@@ -3,6 +3,7 @@
 //!
 //! [`Record`]: crate::sim::record::Record
 
+use crate::level::Level;
 use crate::sim::Game;
 use crate::sim::record::{SaveError, read_save};
 use bevy::prelude::*;
@@ -102,10 +103,13 @@ pub fn save_named(game: &Game, dir: &Path, name: &str) -> Result<PathBuf, String
     Ok(path)
 }
 
-/// Reads a save into a new game. The current game is not touched: the caller replaces it
-/// only on `Ok`, so a corrupt or incompatible file leaves everything as it was.
-pub fn load_game(path: &Path) -> Result<Game, SaveError> {
-    Game::load(path)
+/// Reads a save into a new game and the level it plays. The current game is not touched:
+/// the caller replaces it only on `Ok`, so a corrupt or incompatible file leaves everything
+/// as it was.
+pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
+    let record = read_save(path)?;
+    let level = crate::ui::bridge::level_of_record(&record).map_err(SaveError::Corrupt)?;
+    Ok((Game::from_record(&record)?, level))
 }
 
 /// Saves at the start of every turn: remembers the last turn seen so that a turn number

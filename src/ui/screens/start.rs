@@ -158,7 +158,7 @@ fn level_list(ui: &mut egui::Ui, form: &mut StartForm) {
                     }
                     Err(err) => {
                         ui.add_enabled(false, egui::Button::selectable(false, &e.name))
-                            .on_disabled_hover_text(format!("{}:\n{err}", e.source));
+                            .on_disabled_hover_text(err);
                     }
                 }
             }
@@ -196,7 +196,11 @@ fn details(
         let sides: Vec<String> = f.sides.iter().map(|s| s.name.clone()).collect();
         for (i, name) in sides.iter().enumerate() {
             ui.horizontal(|ui| {
-                ui.add_sized([120.0, 18.0], egui::Label::new(name));
+                let colour = super::menu::side_colour32(i as u8);
+                ui.add_sized(
+                    [120.0, 18.0],
+                    egui::Label::new(egui::RichText::new(name).color(colour).strong()),
+                );
                 if let Some(c) = form.controls.get_mut(i) {
                     ui.radio_value(c, Control::Human, "Human");
                 }
@@ -216,7 +220,9 @@ fn details(
             form.seed = super::seed_from_time().to_string();
         }
     });
-    ui.label(egui::RichText::new("The same level, seed and orders always play the same game.").weak());
+    ui.label(
+        egui::RichText::new("The same level, seed and orders always play the same game.").weak(),
+    );
     let start = form.check();
     if let Err(why) = &start {
         ui.colored_label(egui::Color32::from_rgb(230, 120, 100), why);
@@ -224,7 +230,9 @@ fn details(
     ui.add_space(14.0);
     ui.horizontal(|ui| {
         let big = |t: &str| egui::Button::new(egui::RichText::new(t).size(18.0));
-        if ui.add_enabled(start.is_ok(), big("Start")).clicked() {
+        let start_button = egui::Button::new(egui::RichText::new("Start").size(18.0).strong())
+            .fill(egui::Color32::from_rgb(40, 96, 60));
+        if ui.add_enabled(start.is_ok(), start_button).clicked() {
             action = form.start_action().ok();
         }
         if ui.add(big("Load game…")).clicked() {

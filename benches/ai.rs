@@ -1,0 +1,188 @@
+//! AI benchmarks (issue 6): one AI side-turn with 40 and with 200 figures on a 128×128 map,
+//! and whole 20-turn AI-against-AI games of the default level.
+//!
+//! The 128×128 map is drawn from a seeded SplitMix64, so every run measures the same board:
+//! about 80 % open, 8 % woods (cover, blocks sight), 6 % hedges (cover), 6 % rough ground
+//! (cost 2). The armies are half the figures each, in units of five (two units in five are
+//! horse: knights, sergeants, horse archers; the rest foot: footmen, archers, levies), drawn
+//! up twenty rows apart in the middle of the map.
+//!
+//! A *side-turn* is everything one AI side does in one half-move: each unit's risk factor and
+//! actions-table roll (when it is the first half-move of the turn), then each figure's gait
+//! and move — reachable areas, distance fields, the choice — each applied through
+//! `Game::order`, so the rules' validation and the simulation's frames are timed too, and
+//! finally its `EndSide`. It is measured in turn 3, after two AI-against-AI turns (played in
+//! the untimed setup), when units are advancing, retiring and taking cover.
+//!
+//! Run with `cargo bench --bench ai`.
+
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use std::time::Duration;
+use warhorse::ai::{AiLevel, bout, brain, next_order, play_side_turn, set_level};
+use warhorse::level::{Level, default_level, load_level_str};
+use warhorse::sim::Game;
+use warhorse::sim::orders::Order;
+use warhorse::sim::phase::{Phase, TurnState};
+
+/// Side of the square map.
+const SIZE: usize = 128;
+
+/// SplitMix64: a tiny deterministic generator, so the map never changes between runs.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A 128×128 `destrier` level with `figures` figures, half a side.
+fn big_level(figures: usize) -> Level {
+    let mut rng = SplitMix(0xA1_2026);
+    let mut rows: Vec<Vec<char>> = vec![vec!['.'; SIZE]; SIZE];
+    for row in rows.iter_mut() {
+        for c in row.iter_mut() {
+            *c = match rng.next() % 100 {
+                0..80 => '.',
+                80..88 => 'f',
+                88..94 => 'c',
+                _ => 'r',
+            };
+        }
+    }
+    let horse = [
+        "knight_on_destrier",
+        "sergeant_on_courser",
+        "horse_archer_on_rouncy",
+    ];
+    let foot = ["footman", "archer", "raw_levy"];
+    let mut figs = Vec::new();
+    let mut groups = Vec::new();
+    for (side, name, y0, facing) in [(0, "Red", 50usize, "S"), (1, "Blue", 72usize, "N")] {
+        let n = figures / 2;
+        let per_row = 40;
+        let x0 = (SIZE - per_row * 2) / 2;
+        for u in 0..n.div_ceil(5) {
+            let mounted = u % 5 < 2;
+            let mut members = Vec::new();
+            for k in 0..5 {
+                let i = u * 5 + k;
+                if i >= n {
+                    break;
+                }
+                let (x, y) = (x0 + (i % per_row) * 2, y0 + (i / per_row) * 2 + side);
+                rows[y][x] = '.';
+                let template = if mounted {
+                    horse[u % 3]
+                } else {
+                    foot[(u + k) % 3]
+                };
+                let id = format!("{}_{i}", name.to_lowercase());
+                figs.push(format!(
+                    r#"(id: "{id}", template: "{template}", side: "{name}", at: ({x}, {y}), facing: "{facing}")"#
+                ));
+                members.push(format!("{id:?}"));
+            }
+            groups.push(format!(
+                r#"(name: "{name} {u}", members: [{}])"#,
+                members.join(", ")
+            ));
+        }
+    }
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{:?}", r.iter().collect::<String>()))
+        .collect();
+    let text = format!(
+        r#"Level(name: "AI bench {figures}", ruleset: "destrier", width: {SIZE}, height: {SIZE},
+        legend: {{ '.': (name: "open", cost: 1), 'r': (name: "rough", cost: 2),
+                   'c': (name: "hedges", cost: 1, cover: true),
+                   'f': (name: "woods", cost: 2, cover: true, blocks_sight: true) }},
+        rows: [{}],
+        sides: [(name: "Red", control: Ai), (name: "Blue", control: Ai)],
+        surprised: Some("Blue"),
+        figures: [{}],
+        groups: [{}])"#,
+        rows.join(",\n"),
+        figs.join(",\n"),
+        groups.join(",\n")
+    );
+    load_level_str(&text, "<bench>", None).expect("the bench level loads")
+}
+
+/// A game of `level` at the start of Red's first half-move of turn 3 (two AI turns played).
+fn at_turn_three(level: &Level, ai: AiLevel) -> Game {
+    let mut g = Game::new(level, 7);
+    set_level(&mut g, 0, ai);
+    set_level(&mut g, 1, AiLevel::Table);
+    for _ in 0..100_000 {
+        let turn = g.app.world().resource::<TurnState>().turn;
+        let red_moves = g.phase() == Phase::FirstHalfMove
+            && g.app.world().resource::<TurnState>().side_to_move() == Some(0);
+        if turn >= 3 && red_moves {
+            break;
+        }
+        let Some(side) = warhorse::ai::side_to_act(&mut g) else {
+            break;
+        };
+        let o = next_order(&mut g, side).unwrap_or(Order::EndSide);
+        let _ = g.order(&o);
+    }
+    g
+}
+
+fn side_turn(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ai_side_turn");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    for n in [40usize, 200] {
+        let level = big_level(n);
+        for ai in AiLevel::ALL {
+            let start = at_turn_three(&level, ai);
+            let record = start.record().clone();
+            // Sanity: the side-turn is legal and does something.
+            let mut probe = Game::from_record(&record).expect("replays");
+            set_level(&mut probe, 1, AiLevel::Table);
+            let played = play_side_turn(&mut probe, 0, ai);
+            assert!(played.iter().all(|(_, r)| r.is_ok()), "refused: {played:?}");
+            group.bench_with_input(BenchmarkId::new(ai.name(), n), &record, |b, rec| {
+                b.iter_batched(
+                    || Game::from_record(rec).expect("replays"),
+                    |mut g| play_side_turn(&mut g, 0, ai),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+fn whole_game(c: &mut Criterion) {
+    let level = default_level().expect("default level");
+    let mut group = c.benchmark_group("ai_game_default_20_turns");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    for pair in [
+        [AiLevel::Table, AiLevel::Table],
+        [AiLevel::Lookahead, AiLevel::Table],
+    ] {
+        let name = format!("{}-vs-{}", pair[0], pair[1]);
+        let mut seed = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                bout::play(&level, seed % 16, 20, &pair)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, side_turn, whole_game);
+criterion_main!(benches);

@@ -1,0 +1,33 @@
+fn main() {
+    use warhorse::ai::AiLevel;
+    let level = warhorse::level::default_level().expect("default");
+    let seed: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let red = std::env::args()
+        .nth(2)
+        .and_then(|s| AiLevel::parse(&s))
+        .unwrap_or(AiLevel::Table);
+    let mut g = warhorse::sim::Game::new(&level, seed);
+    warhorse::ai::set_level(&mut g, 0, red);
+    for _ in 0..200000 {
+        if g.app
+            .world()
+            .resource::<warhorse::sim::phase::TurnState>()
+            .turn
+            > 20
+        {
+            break;
+        }
+        let Some(s) = warhorse::ai::side_to_act(&mut g) else {
+            break;
+        };
+        let o =
+            warhorse::ai::next_order(&mut g, s).unwrap_or(warhorse::sim::orders::Order::EndSide);
+        let _ = g.order(&o);
+    }
+    for l in g.snapshot().log {
+        println!("T{} {}: {}", l.turn, l.phase, l.text);
+    }
+}

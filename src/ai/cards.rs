@@ -1,0 +1,301 @@
+//! Cards in melee (I4): the AI chooses each of its figures' face-down plays from that
+//! figure's own hand, validated by the same `check_play` the order validator runs, so a play
+//! it sends is a play the rules accept.
+//!
+//! It knows what a player knows: the fight as it stands (positions, wounds, blows, what each
+//! figure holds), never the opponents' face-down choices — those live in the melee's private
+//! state, which this module cannot read. The stronger AI imagines them instead: it samples the
+//! opponents' plays from their hands and the dice from a generator of its own, and resolves
+//! each imagined round with the real resolver on a copy of the fight.
+
+use super::AiLevel;
+use super::imagine::{Imagined, imagine_round, worth_for};
+use super::roll::ActionRolls;
+use super::table::{Conduct, Intent};
+use crate::rules::melee::cards::{Choice, MeleeCard, TacCard, check_play};
+use crate::rules::melee::fight::Fight;
+use crate::rules::melee::flow;
+use crate::rules::melee::tables::{Tables, tables};
+use crate::sim::Game;
+use crate::sim::melee::{MeleeState, Stage};
+use crate::sim::orders::Order;
+use crate::sim::phase::{Phase, TurnState};
+use bevy::prelude::*;
+use std::collections::BTreeSet;
+
+/// The figures of `side` the melee waits for now, with their index in the fight.
+pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
+    let Some(s) = world.get_resource::<MeleeState>() else {
+        return Vec::new();
+    };
+    let Some(fight) = &s.fight else {
+        return Vec::new();
+    };
+    s.waiting_ids()
+        .into_iter()
+        .filter_map(|id| fight.index_of(&id).map(|i| (i, id)))
+        .filter(|(i, _)| fight.fighters[*i].side == side)
+        .collect()
+}
+
+/// True when the melee waits for a figure of `side`.
+pub fn side_waits(world: &World, side: u8) -> bool {
+    let phase = *world.resource::<State<Phase>>().get();
+    matches!(phase, Phase::Tac | Phase::MeleeRounds) && !waiting_of(world, side).is_empty()
+}
+
+/// The unit intent of a fighter (a mount's is its rider's), if its unit rolled this turn.
+fn intent_of(world: &World, fight: &Fight, i: usize) -> Option<Intent> {
+    let f = &fight.fighters[i];
+    let id = f
+        .rider
+        .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
+    let groups = world.get_resource::<super::Groups>()?;
+    let unit = groups.of_figure(id)?.name.clone();
+    let turn = world.resource::<TurnState>().turn;
+    world
+        .get_resource::<ActionRolls>()?
+        .0
+        .iter()
+        .rev()
+        .find(|r| r.unit == unit && r.turn == turn)
+        .map(|r| r.intent)
+}
+
+/// Enemies of fighter `i`, nearest first (ties by id): "the nearest enemy" of I3.
+fn foes(fight: &Fight, i: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = fight.enemies(i).collect();
+    v.sort_by(|&a, &b| {
+        (fight.distance(i, a), &fight.fighters[a].id)
+            .cmp(&(fight.distance(i, b), &fight.fighters[b].id))
+    });
+    v
+}
+
+/// The TAC cards a unit's conduct allows, best first (the table's morale result holds in the
+/// melee too: a retiring unit retreats, a charging one charges).
+fn tac_options(
+    fight: &Fight,
+    i: usize,
+    intent: Option<&Intent>,
+    target: Option<usize>,
+) -> Vec<(TacCard, Option<String>)> {
+    let t = target.map(|j| fight.fighters[j].id.clone());
+    match intent.map(|x| (x.conduct, x.charge)) {
+        Some((Conduct::Retire { .. }, _)) => {
+            vec![(TacCard::RunAway, None), (TacCard::Retreat, None)]
+        }
+        Some((Conduct::Cover, _)) => vec![(TacCard::Retreat, None), (TacCard::StandGround, None)],
+        Some((_, true)) => vec![
+            (TacCard::Charge, t.clone()),
+            (TacCard::Fleche, t.clone()),
+            (TacCard::Close, t),
+            (TacCard::StandGround, None),
+        ],
+        Some((Conduct::Advance { .. }, _)) => {
+            vec![(TacCard::Close, t), (TacCard::StandGround, None)]
+        }
+        _ => vec![(TacCard::StandGround, None)],
+    }
+    .into_iter()
+    .filter(|_| !fight.fighters[i].is_mount())
+    .collect()
+}
+
+/// The attack cards a figure may aim at `target`, plainest first.
+fn attacks(target: &str) -> [MeleeCard; 4] {
+    let t = target.to_string();
+    [
+        MeleeCard::DeliverBlow { target: t.clone() },
+        MeleeCard::Fire { target: t.clone() },
+        MeleeCard::Kick { target: t.clone() },
+        MeleeCard::Punch { target: t },
+    ]
+}
+
+/// The baseline's play: the table's TAC card, and the plainest blow the figure can pay for at
+/// the nearest enemy it can reach; else it passes.
+pub fn baseline_play(
+    fight: &Fight,
+    t: &Tables,
+    i: usize,
+    tac_phase: bool,
+    intent: Option<&Intent>,
+) -> Choice {
+    let foes = foes(fight, i);
+    let tacs: Vec<(Option<TacCard>, Option<String>)> = if tac_phase {
+        tac_options(fight, i, intent, foes.first().copied())
+            .into_iter()
+            .map(|(c, x)| (Some(c), x))
+            .chain([(None, None)])
+            .collect()
+    } else {
+        vec![(None, None)]
+    };
+    let retiring = intent.is_some_and(|x| matches!(x.conduct, Conduct::Retire { .. }));
+    for (tac, tac_target) in &tacs {
+        let blows: Vec<MeleeCard> = if retiring {
+            Vec::new()
+        } else {
+            foes.iter()
+                .flat_map(|&j| attacks(&fight.fighters[j].id))
+                .collect()
+        };
+        for m in blows.into_iter().map(Some).chain([None]) {
+            let c = Choice {
+                tac: *tac,
+                tac_target: tac_target.clone(),
+                melee: m.into_iter().collect(),
+                forfeit: false,
+            };
+            if (c.tac.is_some() || !c.melee.is_empty())
+                && check_play(fight, i, &c, t, tac_phase).is_ok()
+            {
+                return c;
+            }
+        }
+    }
+    Choice::default()
+}
+
+/// Imagined samples per candidate play.
+const SAMPLES: u64 = 8;
+/// Imagined card rounds after the one being chosen (the rest of the melee phase).
+const HORIZON: u32 = 6;
+
+/// The stronger AI's play for fighter `i`: every legal candidate (the baseline's, each blow at
+/// each of the three nearest enemies, the parries, a dodge, passing) is played on copies of
+/// the fight against the imagined plays of everyone else, and the melee phase is played out
+/// from there; the best average wins, the baseline's play unless another beats it clearly.
+fn lookahead_play(
+    fight: &Fight,
+    t: &Tables,
+    i: usize,
+    tac_phase: bool,
+    intent: Option<&Intent>,
+    seed: u64,
+) -> Choice {
+    let base = baseline_play(fight, t, i, tac_phase, intent);
+    if !foes(fight, i).iter().any(|&j| fight.distance(i, j) <= 2) {
+        return base;
+    }
+    let mut cands = vec![base.clone(), flow::pass_play(fight, t, i, tac_phase)];
+    let (tac, tac_target) = (base.tac, base.tac_target.clone());
+    let retiring = intent.is_some_and(|x| matches!(x.conduct, Conduct::Retire { .. }));
+    let mut extra: Vec<MeleeCard> = vec![
+        MeleeCard::WeaponParry,
+        MeleeCard::ActiveShieldParry,
+        MeleeCard::DesperateDefense,
+        MeleeCard::Dodge(crate::rules::melee::cards::DodgeDir::Back),
+    ];
+    if !retiring {
+        for j in foes(fight, i).into_iter().take(3) {
+            let id = fight.fighters[j].id.clone();
+            extra.push(MeleeCard::DeliverBlow { target: id.clone() });
+            extra.push(MeleeCard::GreatBlow { target: id.clone() });
+            extra.push(MeleeCard::Kick { target: id });
+        }
+    }
+    for m in extra {
+        let c = Choice {
+            tac,
+            tac_target: tac_target.clone(),
+            melee: vec![m],
+            forfeit: false,
+        };
+        if !cands.contains(&c) && check_play(fight, i, &c, t, tac_phase).is_ok() {
+            cands.push(c);
+        }
+    }
+    if cands.len() <= 1 {
+        return base;
+    }
+    let side = fight.fighters[i].side;
+    let value = |c: &Choice| -> i64 {
+        (0..SAMPLES)
+            .map(|k| {
+                let mut copy = fight.clone();
+                let mut dice = Imagined::new(seed, k);
+                imagine_round(&mut copy, t, &mut dice, Some((i, c)));
+                for _ in 0..HORIZON {
+                    if !flow::melee_on(&copy, t) {
+                        break;
+                    }
+                    imagine_round(&mut copy, t, &mut dice, None);
+                }
+                worth_for(&copy, side)
+            })
+            .sum()
+    };
+    let base_value = value(&base);
+    // Another play must beat the baseline's by a twentieth of a figure on average: the
+    // imagination is noisy, and a close call is no reason to leave the plain blow.
+    let margin = SAMPLES as i64 * 50;
+    let mut best = (base_value + margin, 0usize);
+    for (ci, c) in cands.iter().enumerate().skip(1) {
+        let v = value(c);
+        if v > best.0 {
+            best = (v, ci);
+        }
+    }
+    cands[best.1].clone()
+}
+
+/// The next card order for `side` in a melee phase, or `None` when the melee does not wait
+/// for it. A figure is tried once with its chosen play, then with a pass.
+pub fn next_card_order(
+    game: &mut Game,
+    side: u8,
+    level: AiLevel,
+    tried: &mut BTreeSet<String>,
+) -> Option<Order> {
+    let view = super::view::View::build(game.app.world_mut());
+    let world = game.app.world();
+    let s = world.get_resource::<MeleeState>()?;
+    let fight = s.fight.clone()?;
+    let stage = s.stage;
+    let (i, id) = waiting_of(world, side).into_iter().next()?;
+    if stage == Stage::Guessing || tried.contains(&id) {
+        return Some(Order::Pass { unit: id });
+    }
+    tried.insert(id.clone());
+    let t = tables();
+    let tac_phase = fight.round == 0;
+    if flow::forced(&fight, t, i, tac_phase).is_some() {
+        return Some(Order::Pass { unit: id });
+    }
+    let intent = intent_of(world, &fight, i);
+    let commanded = commanded(&view, &fight, i);
+    let play = if level == AiLevel::Lookahead && commanded && !std::env::var("NOLOOK_CARDS").is_ok()
+    {
+        let seed = world.resource::<crate::sim::dice::Dice>().seed;
+        let turn = world.resource::<TurnState>().turn as u64;
+        let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
+        lookahead_play(&fight, t, i, tac_phase, intent.as_ref(), mix)
+    } else {
+        baseline_play(&fight, t, i, tac_phase, intent.as_ref())
+    };
+    if play.tac.is_none() && play.melee.is_empty() {
+        return Some(Order::Pass { unit: id });
+    }
+    Some(Order::PlayCards {
+        unit: id,
+        tac: play.tac,
+        tac_target: play.tac_target,
+        melee: play.melee,
+    })
+}
+
+/// True when the fighter's unit has a hero or leader still in the fight (the stronger AI
+/// commands it).
+fn commanded(view: &super::view::View, fight: &Fight, i: usize) -> bool {
+    let f = &fight.fighters[i];
+    let id = f
+        .rider
+        .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
+    view.figs
+        .iter()
+        .find(|x| x.id == id)
+        .and_then(|x| x.group)
+        .is_some_and(|g| view.fighting(g).any(|m| m.hero))
+}

@@ -1,0 +1,234 @@
+//! Charge declarations and answers (D2, C1, C5) by the AI (I2 "charge if eligible", I4).
+//!
+//! A mounted figure whose unit the table told to charge ("Charge?") declares one against an
+//! enemy the charge rules let it reach — `charge_targets`, the very list the validator
+//! checks — and every other one writes "no charge". A figure charged by the enemy answers
+//! once the charges are revealed.
+//!
+//! Hidden information: the declarations are face down until revealed together. This module
+//! reads only who must still declare (public: the log names them) and, after the reveal, who
+//! charges whom (public: the reveal is in the log). It never looks at a declaration before
+//! the reveal.
+
+use super::AiLevel;
+use super::roll::ActionRolls;
+use super::view::View;
+use crate::rules::charge::ride::Reply;
+use crate::rules::melee::cards::{MeleeCard, TacCard};
+use crate::sim::Game;
+use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
+use crate::sim::orders::Order;
+use crate::sim::phase::{Phase, TurnState};
+use bevy::prelude::*;
+use std::collections::BTreeSet;
+
+/// The figures of `side` the charge phase waits for, with the stage.
+fn waiting_of(world: &World, side: u8, view: &View) -> Vec<String> {
+    awaiting_ids(world)
+        .into_iter()
+        .filter(|id| view.figs.iter().any(|f| &f.id == id && f.side == side))
+        .collect()
+}
+
+/// True when the charge phase waits for a figure of `side`.
+pub fn side_waits(world: &mut World, side: u8) -> bool {
+    let phase = *world.resource::<State<Phase>>().get();
+    if phase != Phase::ChargeDeclaration || awaiting_ids(world).is_empty() {
+        return false;
+    }
+    let view = View::build(world);
+    !waiting_of(world, side, &view).is_empty()
+}
+
+/// Whether the unit of figure `id` was told to charge if eligible this turn.
+fn told_to_charge(world: &World, view: &View, id: &str) -> bool {
+    let turn = world.resource::<TurnState>().turn;
+    let Some(g) = view.figs.iter().find(|f| f.id == id).and_then(|f| f.group) else {
+        return false;
+    };
+    let unit = &view.groups[g].name;
+    world
+        .get_resource::<ActionRolls>()
+        .and_then(|r| r.0.iter().rev().find(|x| &x.unit == unit && x.turn == turn))
+        .is_some_and(|r| r.intent.charge)
+}
+
+/// The expected share of `target`'s body points one blow of `unit` takes (melee odds).
+fn blow_share(
+    world: &mut World,
+    view: &View,
+    unit: &str,
+    target: &str,
+    assumed: &[MeleeCard],
+) -> i64 {
+    let card = MeleeCard::DeliverBlow {
+        target: target.to_string(),
+    };
+    let Some(o) = crate::sim::melee::odds(world, unit, target, &card, assumed) else {
+        return 0;
+    };
+    let body = view
+        .figs
+        .iter()
+        .find(|f| f.id == target)
+        .map_or(1, |f| f.body_left.max(1) as i64);
+    let mean = (o.damage.0 + o.damage.1).max(0) as i64 * 50;
+    o.chance.max(0) as i64 * mean / body
+}
+
+/// The declaration for `id`: the nearest enemy it may charge (the stronger AI: the one its
+/// blow hurts most), or no charge.
+fn declaration(world: &mut World, view: &View, id: &str, strong: bool) -> Order {
+    if !told_to_charge(world, view, id) {
+        return Order::NoCharge {
+            unit: id.to_string(),
+        };
+    }
+    let Some(me) = view.figs.iter().find(|f| f.id == id).cloned() else {
+        return Order::NoCharge {
+            unit: id.to_string(),
+        };
+    };
+    let ok: Vec<String> = charge_targets(world, id)
+        .into_iter()
+        .filter(|(_, r)| r.is_ok())
+        .map(|(t, _)| t)
+        .collect();
+    let mut scored: Vec<(i64, i32, String)> = Vec::new();
+    for t in ok {
+        let Some(e) = view.figs.iter().find(|f| f.id == t) else {
+            continue;
+        };
+        let d = view.dist(me.cell, e.cell);
+        let s = if strong {
+            blow_share(world, view, id, &t, &[])
+        } else {
+            0
+        };
+        scored.push((-s, d, t));
+    }
+    scored.sort();
+    match scored.into_iter().next() {
+        Some((_, _, t)) => Order::DeclareCharge {
+            unit: id.to_string(),
+            targets: vec![t],
+        },
+        None => Order::NoCharge {
+            unit: id.to_string(),
+        },
+    }
+}
+
+/// The answer of a charged figure: STAND GROUND and a DELIVER BLOW (the baseline); the
+/// stronger AI weighs its blow against the parries by the melee odds against each charger.
+fn answer(world: &mut World, view: &View, id: &str, strong: bool) -> Order {
+    let plain = Order::AnswerCharge {
+        unit: id.to_string(),
+        tac: TacCard::StandGround,
+        reply: Reply::DeliverBlow,
+    };
+    if !strong {
+        return plain;
+    }
+    // After the reveal the declarations are public (the log lists them).
+    let chargers: Vec<String> = world
+        .get_resource::<ChargeBook>()
+        .filter(|b| b.stage == Stage::Answering)
+        .map(|b| {
+            b.declared
+                .iter()
+                .filter(|(_, ts)| ts.iter().any(|t| t == id))
+                .map(|(u, _)| u.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let Some(c) = chargers.first() else {
+        return plain;
+    };
+    let hit_back = chargers
+        .iter()
+        .map(|c| blow_share(world, view, id, c, &[]))
+        .max()
+        .unwrap_or(0);
+    let threat = |world: &mut World, d: &[MeleeCard]| blow_share(world, view, c, id, d);
+    let open = threat(world, &[]);
+    let mut best = (hit_back - open, Reply::DeliverBlow);
+    let shield = shield_of(world, id);
+    for (card, reply) in [
+        (MeleeCard::WeaponParry, Reply::WeaponParry),
+        (MeleeCard::ActiveShieldParry, Reply::ActiveShieldParry),
+        (MeleeCard::DesperateDefense, Reply::DesperateDefense),
+    ] {
+        if reply == Reply::ActiveShieldParry && !shield {
+            continue;
+        }
+        let v = -threat(world, &[card]);
+        if v > best.0 {
+            best = (v, reply);
+        }
+    }
+    Order::AnswerCharge {
+        unit: id.to_string(),
+        tac: TacCard::StandGround,
+        reply: best.1,
+    }
+}
+
+fn shield_of(world: &mut World, id: &str) -> bool {
+    crate::sim::world::find_figure(world, id)
+        .and_then(|e| world.get::<crate::sim::components::Shield>(e))
+        .is_some_and(|s| s.0)
+}
+
+/// The next charge-phase order for `side`, or `None` when the phase does not wait for it.
+/// Every unit rolls on the actions table first (the table decides "charge if eligible").
+pub fn next_charge_order(
+    game: &mut Game,
+    side: u8,
+    level: AiLevel,
+    tried: &mut BTreeSet<String>,
+) -> Option<Order> {
+    let world = game.app.world_mut();
+    let view = View::build(world);
+    for (gi, g) in view.groups.iter().enumerate() {
+        if g.side == side
+            && !tried.contains(&g.name)
+            && view.roll_this_turn(&g.name).is_none()
+            && view.fighting(gi).next().is_some()
+        {
+            tried.insert(g.name.clone());
+            return Some(Order::ActionRoll {
+                unit: g.name.clone(),
+            });
+        }
+    }
+    let stage = world.get_resource::<ChargeBook>().map(|b| b.stage)?;
+    let waiting = waiting_of(world, side, &view);
+    let Some(id) = waiting.iter().find(|id| !tried.contains(*id)).cloned() else {
+        // Asked again for a figure whose order was refused: the plainest legal answer, once.
+        let id = waiting
+            .into_iter()
+            .find(|id| tried.insert(format!("{id} (again)")))?;
+        return Some(match stage {
+            Stage::Declaring => Order::NoCharge { unit: id },
+            _ => Order::AnswerCharge {
+                unit: id,
+                tac: TacCard::StandGround,
+                reply: Reply::DeliverBlow,
+            },
+        });
+    };
+    tried.insert(id.clone());
+    let strong = level == AiLevel::Lookahead
+        && std::env::var("NOLOOK_CHARGE").is_err()
+        && view
+            .figs
+            .iter()
+            .find(|f| f.id == id)
+            .and_then(|f| f.group)
+            .is_some_and(|g| view.fighting(g).any(|m| m.hero));
+    Some(match stage {
+        Stage::Declaring => declaration(world, &view, &id, strong),
+        _ => answer(world, &view, &id, strong),
+    })
+}

@@ -1,0 +1,189 @@
+//! The computer opponent (seed 004, I1–I4): every AI unit sums its risk factor from the
+//! board, rolls a d6 on the actions table, and the result becomes real orders — gaits and
+//! paths from the same rules a player's orders go through.
+//!
+//! Two strengths: [`AiLevel::Table`], the table alone (the baseline), and
+//! [`AiLevel::Lookahead`], which obeys the same table but lets commanded units choose their
+//! targets and paths by looking ahead with the rules. `docs/ai.md` describes both and shows
+//! how they fare against each other.
+//!
+//! The window plays an AI side with [`next_order`] (one order at a time, at a readable pace)
+//! or [`play_side_turn`] (everything up to the end of the side's half-move), and explains a
+//! unit's decision with [`explain`]. `warhorse sim` plays AI against AI with [`bout`].
+
+pub mod bout;
+pub mod brain;
+pub mod cards;
+pub mod charges;
+pub mod field;
+pub mod groups;
+pub mod imagine;
+pub mod look;
+pub mod plan;
+pub mod risk;
+pub mod roll;
+pub mod table;
+#[cfg(test)]
+mod tests;
+pub mod view;
+
+pub use brain::{level_of, set_level};
+pub use groups::{Group, Groups};
+
+use crate::sim::Game;
+use crate::sim::orders::{Order, Refusal};
+use serde::Serialize;
+use std::fmt;
+
+/// How strongly a side plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum AiLevel {
+    /// The actions table alone: nearest enemy, nearest cover, cheapest path.
+    #[default]
+    Table,
+    /// The table's morale result, with targets and paths of commanded units chosen by
+    /// looking ahead with the rules.
+    Lookahead,
+}
+
+impl AiLevel {
+    /// Every level, weakest first.
+    pub const ALL: [AiLevel; 2] = [AiLevel::Table, AiLevel::Lookahead];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            AiLevel::Table => "table",
+            AiLevel::Lookahead => "lookahead",
+        }
+    }
+
+    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`).
+    pub fn parse(s: &str) -> Option<AiLevel> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "table" | "baseline" | "0" => Some(AiLevel::Table),
+            "lookahead" | "strong" | "1" => Some(AiLevel::Lookahead),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AiLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The next order the AI gives for `side`, computed from the game as it stands, or `None`
+/// when the game is not waiting for that side. The caller applies it with [`Game::order`];
+/// calling again gives the order after it, and finally `EndSide`. The side plays at the
+/// strength set with [`set_level`] (the baseline unless set).
+pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
+    brain::next_order(game, side)
+}
+
+/// True when the game waits for orders from `side` now (its half-move, its charge
+/// declarations or answers, its cards in a melee).
+pub fn waits_for(game: &mut Game, side: u8) -> bool {
+    brain::side_may_act(game.app.world_mut(), side)
+}
+
+/// The first side the game waits for now, if any: in a half-move the side to move; in the
+/// simultaneous phases (charges, cards) the lowest side with something left to choose.
+pub fn side_to_act(game: &mut Game) -> Option<u8> {
+    let n = game
+        .app
+        .world()
+        .resource::<crate::sim::phase::TurnState>()
+        .sides;
+    (0..n).find(|&s| waits_for(game, s))
+}
+
+/// Plays `side` at `level` until the game no longer waits for it (the end of its half-move),
+/// returning every order given and the rules' answer to it. A refused order is reported, not
+/// retried; the AI moves on to its next figure.
+pub fn play_side_turn(
+    game: &mut Game,
+    side: u8,
+    level: AiLevel,
+) -> Vec<(Order, Result<(), Refusal>)> {
+    set_level(game, side, level);
+    let mut out = Vec::new();
+    // Each figure gives at most a gait change and a move, each unit one roll: the bound only
+    // guards against a bug turning into a hang.
+    let bound = 16 + 4 * game.app.world().entities().len() as usize;
+    for _ in 0..bound {
+        let Some(order) = next_order(game, side) else {
+            break;
+        };
+        let r = game.order(&order);
+        let ended = order == Order::EndSide;
+        let failed_end = ended && r.is_err();
+        out.push((order, r));
+        if failed_end {
+            break;
+        }
+    }
+    out
+}
+
+/// Why a unit did what it did this turn: its risk factor term by term, the d6 and the
+/// table's action, for the window to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// The unit.
+    pub unit: String,
+    /// The turn of the roll.
+    pub turn: u32,
+    /// The risk factor's terms that apply, in the seed's order.
+    pub terms: Vec<(String, i32)>,
+    /// Their sum.
+    pub risk: i32,
+    /// The table row read ("RF2-5").
+    pub row: String,
+    /// The d6.
+    pub roll: u32,
+    /// The table's words.
+    pub action: String,
+    /// What the unit does, read against last turn.
+    pub conduct: String,
+    /// What the stronger AI chose within that, if it played the unit.
+    pub choice: Option<String>,
+}
+
+/// The latest decision of the unit called `unit` (or of the unit the figure `unit` belongs
+/// to), or `None` when it has not rolled yet.
+pub fn explain(game: &Game, unit: &str) -> Option<Explanation> {
+    let world = game.app.world();
+    let groups = world.get_resource::<Groups>()?;
+    let name = match groups.get(unit) {
+        Some(g) => g.name.clone(),
+        None => groups.of_figure(unit)?.name.clone(),
+    };
+    let roll = world
+        .get_resource::<roll::ActionRolls>()?
+        .0
+        .iter()
+        .rev()
+        .find(|r| r.unit == name)?
+        .clone();
+    let choice = world
+        .get_resource::<brain::AiState>()
+        .and_then(|s| s.notes.get(&name).cloned());
+    Some(Explanation {
+        unit: name,
+        turn: roll.turn,
+        terms: roll
+            .terms
+            .list()
+            .into_iter()
+            .map(|(w, v)| (w.to_string(), v))
+            .collect(),
+        risk: roll.risk(),
+        row: table::Band::of(roll.risk()).label().to_string(),
+        roll: roll.roll,
+        action: roll.action.text().to_string(),
+        conduct: roll.intent.conduct.text(),
+        choice,
+    })
+}

@@ -1,0 +1,223 @@
+//! The actions table of seed 004 (I2): a risk factor and a d6 give an action, and the action,
+//! read against what the unit was already doing, gives the unit's conduct for the turn.
+//!
+//! Pure data and functions: the roll itself is made by the game (see [`super::roll`]) so that
+//! it is logged and replayed, and turning a conduct into orders is [`super::plan`]'s job.
+
+use crate::rules::gait::Gait;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One cell of the actions table: what the d6 tells the unit to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Risk factor 0 or less: go on with the current action.
+    Continue,
+    /// Risk factor 0 or less, at a halt, and a 6: move towards the nearest visible enemy.
+    AdvanceOnVisible,
+    /// Walk to take cover in the nearest accessible terrain within one move, or away from all
+    /// enemies.
+    TakeCover,
+    /// Halt in position facing the nearest enemy.
+    Halt,
+    /// Continue current actions facing the nearest enemy, charging if eligible.
+    ContinueFacing,
+    /// Advance towards the nearest enemy at gallop, charging if eligible.
+    GallopAdvance,
+    /// Canter further from the nearest enemy.
+    CanterAway,
+    /// Flee at gallop from the nearest enemy.
+    Flee,
+}
+
+impl Action {
+    /// The table's own words, for the log and the window's explanation.
+    pub fn text(self) -> &'static str {
+        match self {
+            Action::Continue => "continue current actions",
+            Action::AdvanceOnVisible => "a 6 at a halt: move towards the nearest visible enemy",
+            Action::TakeCover => "walk to cover within one move, or away from all enemies",
+            Action::Halt => "halt in position facing the nearest enemy",
+            Action::ContinueFacing => "continue current actions facing the nearest enemy (charge?)",
+            Action::GallopAdvance => "advance towards the nearest enemy at gallop (charge?)",
+            Action::CanterAway => "canter further from the nearest enemy",
+            Action::Flee => "flee at gallop from the nearest enemy",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// The rows of the table, by risk factor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Band {
+    /// Up to RF 0.
+    UpToZero,
+    /// RF 1.
+    One,
+    /// RF 2–5.
+    TwoToFive,
+    /// RF 6–8.
+    SixToEight,
+    /// RF 9 and more.
+    NinePlus,
+}
+
+impl Band {
+    /// The row a risk factor reads.
+    pub fn of(risk: i32) -> Band {
+        match risk {
+            i32::MIN..=0 => Band::UpToZero,
+            1 => Band::One,
+            2..=5 => Band::TwoToFive,
+            6..=8 => Band::SixToEight,
+            _ => Band::NinePlus,
+        }
+    }
+
+    /// The row's label as printed in the seed.
+    pub fn label(self) -> &'static str {
+        match self {
+            Band::UpToZero => "up to RF0",
+            Band::One => "RF1",
+            Band::TwoToFive => "RF2-5",
+            Band::SixToEight => "RF6-8",
+            Band::NinePlus => "RF9+",
+        }
+    }
+}
+
+/// The table of seed 004, RF1 to RF9+, d6 = 1 to 6 (the RF 0 row is a rule, not a row).
+const ROWS: [[Action; 6]; 4] = {
+    use Action::{CanterAway as Can, ContinueFacing as Cont, Flee, GallopAdvance as Gal};
+    use Action::{Halt, TakeCover as Cov};
+    [
+        [Cov, Cov, Halt, Cont, Cont, Gal],
+        [Can, Cov, Cov, Halt, Cont, Gal],
+        [Flee, Can, Cov, Cov, Halt, Cont],
+        [Flee, Flee, Can, Cov, Cov, Halt],
+    ]
+};
+
+/// I2: the action for a risk factor and a d6 (1–6; anything else is read as the nearest
+/// face). `at_halt` matters only up to RF 0, where a 6 at a halt moves on the nearest
+/// visible enemy.
+pub fn action(risk: i32, roll: u32, at_halt: bool) -> Action {
+    let face = roll.clamp(1, 6) as usize - 1;
+    match Band::of(risk) {
+        Band::UpToZero if at_halt && face == 5 => Action::AdvanceOnVisible,
+        Band::UpToZero => Action::Continue,
+        Band::One => ROWS[0][face],
+        Band::TwoToFive => ROWS[1][face],
+        Band::SixToEight => ROWS[2][face],
+        Band::NinePlus => ROWS[3][face],
+    }
+}
+
+/// What a unit does for the whole turn: the table's action read against its conduct of the
+/// turn before. It is the AI's only memory, and it lives in the game (see
+/// [`super::roll::ActionRolls`]), so a saved or undone game remembers it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Conduct {
+    /// Stay where it is (mounts halt).
+    Stand,
+    /// Move towards the nearest enemy (the nearest visible one when `visible`) at `gait`.
+    Advance {
+        /// The pace asked for (foot figures always walk).
+        gait: Gait,
+        /// Towards the nearest *visible* enemy (the RF 0 six).
+        visible: bool,
+    },
+    /// Walk to the nearest cover within one move, or away from all enemies.
+    Cover,
+    /// Move away from the nearest enemy at `gait` (canter away, flee at gallop): "running"
+    /// for next turn's +3.
+    Retire {
+        /// Canter or gallop.
+        gait: Gait,
+    },
+}
+
+impl Conduct {
+    /// The gait this conduct asks of a mount.
+    pub fn gait(self) -> Gait {
+        match self {
+            Conduct::Stand => Gait::Halt,
+            Conduct::Advance { gait, .. } | Conduct::Retire { gait } => gait,
+            Conduct::Cover => Gait::Walk,
+        }
+    }
+
+    /// Words for the log and the window.
+    pub fn text(self) -> String {
+        match self {
+            Conduct::Stand => "stands".into(),
+            Conduct::Advance { gait, visible } => format!(
+                "advances on the nearest {}enemy at a {gait}",
+                if visible { "visible " } else { "" }
+            ),
+            Conduct::Cover => "makes for cover".into(),
+            Conduct::Retire { gait } => format!("retires from the nearest enemy at a {gait}"),
+        }
+    }
+}
+
+/// A unit's orders for the turn: its conduct, and the table's two riders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Intent {
+    /// What it does.
+    pub conduct: Conduct,
+    /// It ends its moves facing the nearest enemy.
+    pub face_enemy: bool,
+    /// It charges if eligible ("Charge?").
+    pub charge: bool,
+}
+
+/// Reads an action against the conduct of the turn before (`None`: the unit has not acted
+/// yet, which counts as standing — every unit starts the battle at a halt).
+pub fn intent(action: Action, before: Option<Conduct>) -> Intent {
+    let before = before.unwrap_or(Conduct::Stand);
+    let (conduct, face_enemy, charge) = match action {
+        Action::Continue => (before, false, false),
+        Action::AdvanceOnVisible => (
+            Conduct::Advance {
+                gait: Gait::Walk,
+                visible: true,
+            },
+            true,
+            false,
+        ),
+        Action::TakeCover => (Conduct::Cover, false, false),
+        Action::Halt => (Conduct::Stand, true, false),
+        Action::ContinueFacing => (before, true, true),
+        Action::GallopAdvance => (
+            Conduct::Advance {
+                gait: Gait::Gallop,
+                visible: false,
+            },
+            true,
+            true,
+        ),
+        Action::CanterAway => (Conduct::Retire { gait: Gait::Canter }, false, false),
+        Action::Flee => (Conduct::Retire { gait: Gait::Gallop }, false, false),
+    };
+    Intent {
+        conduct,
+        face_enemy,
+        charge,
+    }
+}
+
+/// True when a conduct is "running from the enemy" for next turn's +3 (I1).
+pub fn is_running(c: Conduct) -> bool {
+    matches!(c, Conduct::Retire { .. })
+}
+
+/// True when a unit with this conduct is "at a halt" for the RF 0 six.
+pub fn at_halt(c: Option<Conduct>) -> bool {
+    matches!(c, None | Some(Conduct::Stand))
+}

@@ -1,0 +1,701 @@
+//! Unit tests of the AI: every risk-factor term (I1) on a board built for it, every row of
+//! the actions table (I2), and each action turned into orders the rules accept.
+
+use super::risk::{RiskTerms, risk_terms};
+use super::roll::{ActionRolls, RollEntry};
+use super::table::{self, Action, Band, Conduct};
+use super::view::View;
+use crate::level::{Level, load_level_str};
+use crate::rules::gait::Gait;
+use crate::sim::Game;
+use crate::sim::components::{Body, FigureId};
+use crate::sim::orders::Order;
+use bevy::prelude::*;
+
+/// A `destrier` level: Blue is surprised, so Red moves first in turn 1 without a die.
+/// `.` open, `c` hedges (cover that does not block sight), `f` woods (cover, blocks sight).
+pub(crate) fn level(rows: &[&str], figures: &[String], groups: &str) -> Level {
+    let text = format!(
+        r#"Level(name: "t", ruleset: "destrier", width: {}, height: {},
+        legend: {{ '.': (name: "open", cost: 1),
+                   'c': (name: "hedges", cost: 1, cover: true),
+                   'f': (name: "woods", cost: 2, cover: true, blocks_sight: true) }},
+        rows: [{}],
+        sides: [(name: "Red", control: Ai), (name: "Blue", control: Ai)],
+        surprised: Some("Blue"),
+        figures: [{}],
+        groups: [{groups}])"#,
+        rows[0].len(),
+        rows.len(),
+        rows.iter()
+            .map(|r| format!("{r:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        figures.join(", ")
+    );
+    load_level_str(&text, "<test>", None).expect("test level loads")
+}
+
+/// One figure of a test level.
+pub(crate) fn fig(id: &str, template: &str, side: &str, at: (i32, i32), facing: &str) -> String {
+    format!(
+        r#"(id: "{id}", template: "{template}", side: "{side}", at: ({}, {}), facing: "{facing}")"#,
+        at.0, at.1
+    )
+}
+
+/// A figure with a starting gait.
+fn fig_at_gait(
+    id: &str,
+    template: &str,
+    side: &str,
+    at: (i32, i32),
+    facing: &str,
+    gait: &str,
+) -> String {
+    format!(
+        r#"(id: "{id}", template: "{template}", side: "{side}", at: ({}, {}), facing: "{facing}", gait: {gait})"#,
+        at.0, at.1
+    )
+}
+
+fn open(w: usize, h: usize) -> Vec<String> {
+    vec![".".repeat(w); h]
+}
+
+fn rows(v: &[String]) -> Vec<&str> {
+    v.iter().map(|s| s.as_str()).collect()
+}
+
+/// The terms of unit `unit` at the start of the game.
+fn terms_of(game: &mut Game, unit: &str) -> RiskTerms {
+    let view = View::build(game.app.world_mut());
+    let g = view.group(unit).expect("unit");
+    risk_terms(&view, g, false)
+}
+
+fn set_body(game: &mut Game, id: &str, left: u16) {
+    let w = game.app.world_mut();
+    let mut q = w.query::<(&FigureId, &mut Body)>();
+    for (f, mut b) in q.iter_mut(w) {
+        if f.0 == id {
+            b.left = left;
+        }
+    }
+}
+
+/// Puts a roll for `unit` into the game, as if it had rolled `roll` at `risk` in `turn`.
+fn inject(
+    game: &mut Game,
+    unit: &str,
+    side: u8,
+    turn: u32,
+    action: Action,
+    before: Option<Conduct>,
+) {
+    let entry = RollEntry {
+        turn,
+        unit: unit.into(),
+        side,
+        terms: RiskTerms::default(),
+        roll: 1,
+        action,
+        intent: table::intent(action, before),
+    };
+    let w = game.app.world_mut();
+    match w.get_resource_mut::<ActionRolls>() {
+        Some(mut r) => r.0.push(entry),
+        None => w.insert_resource(ActionRolls(vec![entry])),
+    }
+}
+
+/// Plays `side` until it ends its half-move; every order must be accepted.
+fn play_side(game: &mut Game, side: u8) -> Vec<Order> {
+    let mut out = Vec::new();
+    while let Some(o) = super::next_order(game, side) {
+        game.order(&o)
+            .unwrap_or_else(|r| panic!("{o} refused: {r}"));
+        let end = o == Order::EndSide;
+        out.push(o);
+        if end {
+            break;
+        }
+    }
+    out
+}
+
+fn cell_of(game: &mut Game, id: &str) -> (i32, i32) {
+    let s = game.snapshot();
+    let f = s.figures.iter().find(|f| f.id == id).expect("figure");
+    (f.cell[0], f.cell[1])
+}
+
+// ---- I2: the table ------------------------------------------------------------------
+
+#[test]
+fn i2_every_row_and_face_of_the_table() {
+    use Action::*;
+    let rows: [(i32, [Action; 6]); 4] = [
+        (
+            1,
+            [
+                TakeCover,
+                TakeCover,
+                Halt,
+                ContinueFacing,
+                ContinueFacing,
+                GallopAdvance,
+            ],
+        ),
+        (
+            3,
+            [
+                CanterAway,
+                TakeCover,
+                TakeCover,
+                Halt,
+                ContinueFacing,
+                GallopAdvance,
+            ],
+        ),
+        (
+            7,
+            [Flee, CanterAway, TakeCover, TakeCover, Halt, ContinueFacing],
+        ),
+        (9, [Flee, Flee, CanterAway, TakeCover, TakeCover, Halt]),
+    ];
+    for (risk, want) in rows {
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(
+                table::action(risk, i as u32 + 1, false),
+                *w,
+                "RF {risk}, d6 {}",
+                i + 1
+            );
+            assert_eq!(
+                table::action(risk, i as u32 + 1, true),
+                *w,
+                "RF {risk} at a halt"
+            );
+        }
+    }
+    for risk in [-3, -1, 0] {
+        for d in 1..=5 {
+            assert_eq!(table::action(risk, d, true), Continue);
+        }
+        assert_eq!(
+            table::action(risk, 6, true),
+            AdvanceOnVisible,
+            "a 6 at a halt"
+        );
+        assert_eq!(table::action(risk, 6, false), Continue, "a 6 on the move");
+    }
+}
+
+#[test]
+fn i2_band_edges() {
+    let cases = [
+        (-5, Band::UpToZero),
+        (0, Band::UpToZero),
+        (1, Band::One),
+        (2, Band::TwoToFive),
+        (5, Band::TwoToFive),
+        (6, Band::SixToEight),
+        (8, Band::SixToEight),
+        (9, Band::NinePlus),
+        (20, Band::NinePlus),
+    ];
+    for (r, b) in cases {
+        assert_eq!(Band::of(r), b, "RF {r}");
+    }
+}
+
+#[test]
+fn i2_actions_read_against_last_turn() {
+    let adv = Conduct::Advance {
+        gait: Gait::Trot,
+        visible: false,
+    };
+    assert_eq!(table::intent(Action::Continue, Some(adv)).conduct, adv);
+    assert_eq!(
+        table::intent(Action::Continue, None).conduct,
+        Conduct::Stand
+    );
+    let i = table::intent(Action::ContinueFacing, Some(adv));
+    assert!(i.face_enemy && i.charge && i.conduct == adv);
+    assert_eq!(
+        table::intent(Action::Flee, None).conduct,
+        Conduct::Retire { gait: Gait::Gallop }
+    );
+    assert_eq!(
+        table::intent(Action::CanterAway, None).conduct,
+        Conduct::Retire { gait: Gait::Canter }
+    );
+    assert!(
+        table::at_halt(None) && table::at_halt(Some(Conduct::Stand)) && !table::at_halt(Some(adv))
+    );
+}
+
+// ---- I1: the terms ------------------------------------------------------------------
+
+#[test]
+fn i1_hero_with_the_unit() {
+    let l = level(
+        &rows(&open(30, 10)),
+        &[
+            fig("k", "knight_on_destrier", "Red", (1, 1), "E"),
+            fig("c", "knight_on_charger", "Red", (1, 5), "E"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(terms_of(&mut g, "k").hero, -1);
+    assert_eq!(terms_of(&mut g, "c").hero, 0);
+}
+
+#[test]
+fn i1_entirely_in_cover_or_at_canter() {
+    let mut r = open(30, 10);
+    r[1] = format!("cc{}", ".".repeat(28));
+    r[3] = format!("c{}", ".".repeat(29));
+    let l = level(
+        &rows(&r),
+        &[
+            fig("a", "footman", "Red", (0, 1), "E"),
+            fig("b", "footman", "Red", (1, 1), "E"),
+            fig("x", "footman", "Red", (0, 3), "E"),
+            fig("y", "footman", "Red", (1, 1 + 4), "E"),
+            fig_at_gait("m", "knight_on_charger", "Red", (3, 8), "E", "Canter"),
+            fig_at_gait("t", "knight_on_charger", "Red", (3, 6), "E", "Trot"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        r#"(name: "hedged", members: ["a", "b"]), (name: "half", members: ["x", "y"])"#,
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(
+        terms_of(&mut g, "hedged").cover_or_speed,
+        -1,
+        "entirely in cover"
+    );
+    assert_eq!(
+        terms_of(&mut g, "half").cover_or_speed,
+        0,
+        "partly in cover"
+    );
+    assert_eq!(terms_of(&mut g, "m").cover_or_speed, -1, "at a canter");
+    assert_eq!(terms_of(&mut g, "t").cover_or_speed, 0, "at a trot");
+}
+
+#[test]
+fn i1_enemy_in_clear_sight_and_range() {
+    // Four scenes 15 rows apart (a bow reaches 12 cells, our reading): in range and clear;
+    // 14 cells off; a figure in between; woods in between.
+    let mut r = open(20, 50);
+    r[46] = format!("{}f{}", ".".repeat(8), ".".repeat(11));
+    let l = level(
+        &rows(&r),
+        &[
+            fig("near", "footman", "Red", (2, 1), "E"),
+            fig("a1", "archer", "Blue", (14, 1), "W"),
+            fig("far", "footman", "Red", (2, 16), "E"),
+            fig("a2", "archer", "Blue", (16, 16), "W"),
+            fig("screened", "footman", "Red", (2, 31), "E"),
+            fig("screen", "footman", "Blue", (6, 31), "W"),
+            fig("a3", "archer", "Blue", (14, 31), "W"),
+            fig("wooded", "footman", "Red", (2, 46), "E"),
+            fig("a4", "archer", "Blue", (14, 46), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(
+        terms_of(&mut g, "near").enemy_in_range,
+        1,
+        "12 cells, clear"
+    );
+    assert_eq!(
+        terms_of(&mut g, "far").enemy_in_range,
+        0,
+        "14 cells: out of range"
+    );
+    assert_eq!(
+        terms_of(&mut g, "screened").enemy_in_range,
+        0,
+        "a figure in between"
+    );
+    assert_eq!(
+        terms_of(&mut g, "wooded").enemy_in_range,
+        0,
+        "woods in between"
+    );
+}
+
+#[test]
+fn i1_raw_unit_in_range_of_an_enemy_in_sight() {
+    let l = level(
+        &rows(&open(20, 20)),
+        &[
+            fig("levy", "raw_levy", "Red", (2, 1), "E"),
+            fig("screen", "footman", "Blue", (6, 1), "W"),
+            fig("archer", "archer", "Blue", (14, 1), "W"),
+            fig("foot", "footman", "Red", (2, 16), "E"),
+            fig("screen2", "footman", "Blue", (6, 16), "W"),
+            fig("archer2", "archer", "Blue", (14, 16), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    let t = terms_of(&mut g, "levy");
+    assert_eq!(
+        (t.raw, t.enemy_in_range),
+        (1, 0),
+        "in sight past a figure, not in clear sight"
+    );
+    assert_eq!(terms_of(&mut g, "foot").raw, 0, "not raw");
+}
+
+#[test]
+fn i1_per_ten_percent_wounded_or_killed() {
+    let figs: Vec<String> = (0..5)
+        .map(|i| fig(&format!("f{i}"), "footman", "Red", (1, i * 2), "E"))
+        .chain([
+            fig("k0", "knight_on_charger", "Red", (5, 0), "E"),
+            fig("k1", "knight_on_charger", "Red", (5, 2), "E"),
+            fig("k2", "knight_on_charger", "Red", (5, 4), "E"),
+            fig("e", "footman", "Blue", (28, 9), "W"),
+        ])
+        .collect();
+    let l = level(
+        &rows(&open(30, 10)),
+        &figs,
+        r#"(name: "five", members: ["f0", "f1", "f2", "f3", "f4"]), (name: "three", members: ["k0", "k1", "k2"])"#,
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(terms_of(&mut g, "five").losses, 0);
+    set_body(&mut g, "f0", 5);
+    assert_eq!(terms_of(&mut g, "five").losses, 2, "1 of 5 wounded = 20%");
+    set_body(&mut g, "f1", 0);
+    assert_eq!(
+        terms_of(&mut g, "five").losses,
+        4,
+        "1 wounded, 1 killed = 40%"
+    );
+    set_body(&mut g, "k0.mount", 3);
+    assert_eq!(
+        terms_of(&mut g, "three").losses,
+        3,
+        "a wounded horse: 1 of 3 = 33%"
+    );
+    // A member gone from the board still counts as lost.
+    let w = g.app.world_mut();
+    let gone: Vec<Entity> = w
+        .query::<(Entity, &FigureId)>()
+        .iter(w)
+        .filter(|(_, f)| f.0 == "f2")
+        .map(|(e, _)| e)
+        .collect();
+    for e in gone {
+        w.despawn(e);
+    }
+    assert_eq!(terms_of(&mut g, "five").losses, 6, "and one gone = 60%");
+}
+
+#[test]
+fn i1_enemy_on_a_flank_or_the_rear_in_sight() {
+    let mut r = open(40, 12);
+    r[10] = format!("{}f{}", ".".repeat(28), ".".repeat(11));
+    let l = level(
+        &rows(&r),
+        &[
+            fig("rear", "footman", "Red", (3, 2), "N"),
+            fig("e1", "footman", "Blue", (3, 6), "N"),
+            fig("front", "footman", "Red", (16, 6), "N"),
+            fig("e2", "footman", "Blue", (16, 2), "S"),
+            fig("hidden", "footman", "Red", (28, 8), "N"),
+            fig("e3", "footman", "Blue", (28, 11), "N"),
+            fig("distant", "footman", "Red", (39, 0), "N"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(
+        terms_of(&mut g, "rear").flank_or_rear,
+        2,
+        "an enemy behind, 4 cells"
+    );
+    assert_eq!(
+        terms_of(&mut g, "front").flank_or_rear,
+        0,
+        "an enemy in front"
+    );
+    assert_eq!(terms_of(&mut g, "hidden").flank_or_rear, 0, "behind woods");
+    // The nearest enemy is 11 cells off: beyond a footman's move and reach (6 + 1).
+    assert_eq!(
+        terms_of(&mut g, "distant").flank_or_rear,
+        0,
+        "too far to threaten"
+    );
+}
+
+#[test]
+fn i1_ran_last_turn() {
+    let l = level(
+        &rows(&open(30, 10)),
+        &[
+            fig("a", "footman", "Red", (1, 1), "E"),
+            fig("b", "footman", "Red", (1, 5), "E"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    // Pretend this is turn 2: `a` fled in turn 1, `b` halted.
+    g.app
+        .world_mut()
+        .resource_mut::<crate::sim::phase::TurnState>()
+        .turn = 2;
+    inject(&mut g, "a", 0, 1, Action::Flee, None);
+    inject(&mut g, "b", 0, 1, Action::Halt, None);
+    assert_eq!(terms_of(&mut g, "a").ran, 3);
+    assert_eq!(terms_of(&mut g, "b").ran, 0);
+    // Two turns later the flight no longer counts.
+    g.app
+        .world_mut()
+        .resource_mut::<crate::sim::phase::TurnState>()
+        .turn = 3;
+    assert_eq!(terms_of(&mut g, "a").ran, 0);
+}
+
+#[test]
+fn i1_i2_the_roll_is_an_order_logged_with_its_terms() {
+    let l = level(
+        &rows(&open(30, 10)),
+        &[
+            fig("k", "knight_on_destrier", "Red", (1, 1), "E"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 7);
+    let o = super::next_order(&mut g, 0).expect("an order");
+    assert_eq!(o, Order::ActionRoll { unit: "k".into() });
+    g.order(&o).expect("the roll is accepted");
+    let again = g.order(&o).expect_err("once a turn");
+    assert!(again.0.contains("already rolled"), "{again}");
+    let s = g.snapshot();
+    let line = s
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.roll.is_some())
+        .expect("rolled");
+    assert!(
+        line.text.contains("risk factor -1 (hero with the unit -1)"),
+        "{}",
+        line.text
+    );
+    let v = line.roll.as_ref().map(|r| r.value).unwrap_or(0);
+    let e = super::explain(&g, "k").expect("explained");
+    assert_eq!((e.risk, e.roll), (-1, v));
+    assert_eq!(e.action, table::action(-1, v, true).text());
+}
+
+// ---- I2: each action becomes orders the rules accept -----------------------------------
+
+/// A knight at (4,4) heading E, a footman enemy at (14,4) facing W, hedges (cover) at
+/// (1..2, 8..9).
+fn duel() -> Game {
+    let mut r = open(20, 10);
+    r[8] = format!(".cc{}", ".".repeat(17));
+    r[9] = format!(".cc{}", ".".repeat(17));
+    let l = level(
+        &rows(&r),
+        &[
+            fig("k", "knight_on_charger", "Red", (4, 4), "E"),
+            fig("f", "footman", "Red", (4, 7), "E"),
+            fig("e", "footman", "Blue", (14, 4), "W"),
+        ],
+        "",
+    );
+    Game::new(&l, 3)
+}
+
+fn dist(a: (i32, i32), b: (i32, i32)) -> i32 {
+    (a.0 - b.0).abs().max((a.1 - b.1).abs())
+}
+
+#[test]
+fn i2_gallop_advance_closes_at_the_fastest_legal_gait() {
+    let mut g = duel();
+    inject(&mut g, "k", 0, 1, Action::GallopAdvance, None);
+    inject(&mut g, "f", 0, 1, Action::GallopAdvance, None);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        orders.contains(&Order::SetGait {
+            unit: "k".into(),
+            gait: Gait::Gallop
+        }),
+        "{orders:?}"
+    );
+    assert!(dist(cell_of(&mut g, "k"), (14, 4)) < 10);
+    assert!(dist(cell_of(&mut g, "f"), (14, 4)) < dist((4, 7), (14, 4)));
+}
+
+#[test]
+fn i2_canter_away_and_flee_increase_the_distance() {
+    for (action, gait) in [
+        (Action::CanterAway, Gait::Canter),
+        (Action::Flee, Gait::Gallop),
+    ] {
+        let l = level(
+            &rows(&open(20, 10)),
+            &[
+                fig("k", "knight_on_charger", "Red", (10, 4), "W"),
+                fig("f", "footman", "Red", (10, 7), "E"),
+                fig("e", "footman", "Blue", (18, 4), "W"),
+            ],
+            "",
+        );
+        let mut g = Game::new(&l, 3);
+        inject(&mut g, "k", 0, 1, action, None);
+        inject(&mut g, "f", 0, 1, action, None);
+        let orders = play_side(&mut g, 0);
+        assert!(
+            orders.contains(&Order::SetGait {
+                unit: "k".into(),
+                gait
+            }),
+            "{action:?}: {orders:?}"
+        );
+        assert!(dist(cell_of(&mut g, "k"), (18, 4)) > 12, "{action:?}");
+        // The footman faces the enemy: it turns about (half its move) and steps away.
+        assert!(dist(cell_of(&mut g, "f"), (18, 4)) > 8, "{action:?}");
+    }
+}
+
+#[test]
+fn i2_a_mount_heading_at_the_enemy_turns_about_at_a_walk_before_it_flees() {
+    let mut g = duel();
+    inject(&mut g, "k", 0, 1, Action::Flee, None);
+    inject(&mut g, "f", 0, 1, Action::Halt, None);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        !orders
+            .iter()
+            .any(|o| matches!(o, Order::SetGait { unit, .. } if unit == "k")),
+        "it stays at a walk: {orders:?}"
+    );
+    let s = g.snapshot();
+    let k = s.figures.iter().find(|x| x.id == "k").expect("k");
+    assert_eq!(k.facing, "W", "turned about");
+}
+
+#[test]
+fn i2_take_cover_walks_to_the_nearest_cover() {
+    let mut g = duel();
+    inject(&mut g, "f", 0, 1, Action::TakeCover, None);
+    inject(&mut g, "k", 0, 1, Action::Halt, None);
+    play_side(&mut g, 0);
+    let at = cell_of(&mut g, "f");
+    // Hedges are 2-3 cells off; a footman walks 3 a half-move, turning included.
+    assert!(
+        dist(at, (2, 8)) < dist((4, 7), (2, 8)),
+        "towards the hedges: {at:?}"
+    );
+    // Blue's half-move, then Red's second: it gets there.
+    let blue = play_side(&mut g, 1);
+    assert!(blue.is_empty() || blue.last() == Some(&Order::EndSide));
+    // The second initiative decides who moves first in the second half-move (§1).
+    if play_side(&mut g, 0).is_empty() {
+        play_side(&mut g, 1);
+        play_side(&mut g, 0);
+    }
+    let at = cell_of(&mut g, "f");
+    assert!(
+        super::risk::in_cover(
+            &g.app.world().resource::<crate::sim::world::Map>().0,
+            crate::rules::grid::Cell::new(at.0, at.1)
+        ),
+        "in cover: {at:?}"
+    );
+}
+
+#[test]
+fn i2_halt_stops_the_mount_facing_the_enemy() {
+    let mut g = duel();
+    inject(&mut g, "k", 0, 1, Action::Halt, None);
+    inject(&mut g, "f", 0, 1, Action::Halt, None);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        orders.contains(&Order::SetGait {
+            unit: "k".into(),
+            gait: Gait::Halt
+        }),
+        "{orders:?}"
+    );
+    assert_eq!(cell_of(&mut g, "k"), (4, 4));
+    // The footman faced E with the enemy ENE: within 45°, no turn needed.
+    assert_eq!(cell_of(&mut g, "f"), (4, 7));
+}
+
+#[test]
+fn i2_continue_keeps_last_turns_conduct() {
+    let mut g = duel();
+    let adv = Conduct::Advance {
+        gait: Gait::Walk,
+        visible: false,
+    };
+    inject(&mut g, "k", 0, 1, Action::Continue, Some(adv));
+    inject(&mut g, "f", 0, 1, Action::Continue, Some(Conduct::Stand));
+    play_side(&mut g, 0);
+    assert!(cell_of(&mut g, "k").0 > 4, "the advance goes on");
+    assert_eq!(cell_of(&mut g, "f"), (4, 7), "the halt goes on");
+}
+
+#[test]
+fn i2_a_six_at_a_halt_advances_on_the_nearest_visible_enemy() {
+    let mut g = duel();
+    inject(&mut g, "k", 0, 1, Action::AdvanceOnVisible, None);
+    inject(&mut g, "f", 0, 1, Action::Halt, None);
+    play_side(&mut g, 0);
+    assert!(dist(cell_of(&mut g, "k"), (14, 4)) < 10);
+}
+
+#[test]
+fn i2_continue_facing_turns_a_halted_unit_to_the_enemy() {
+    let mut g = duel();
+    // The footman faces W, away from the enemy: it turns about.
+    {
+        let w = g.app.world_mut();
+        let mut q = w.query::<(&FigureId, &mut crate::sim::components::Facing)>();
+        for (f, mut d) in q.iter_mut(w) {
+            if f.0 == "f" {
+                d.0 = crate::rules::grid::Dir(6);
+            }
+        }
+    }
+    inject(
+        &mut g,
+        "f",
+        0,
+        1,
+        Action::ContinueFacing,
+        Some(Conduct::Stand),
+    );
+    inject(&mut g, "k", 0, 1, Action::Halt, None);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        orders
+            .iter()
+            .any(|o| matches!(o, Order::Move { unit, .. } if unit == "f")),
+        "{orders:?}"
+    );
+    let s = g.snapshot();
+    let f = s.figures.iter().find(|x| x.id == "f").expect("f");
+    assert!(
+        ["E", "NE", "SE"].contains(&f.facing.as_str()),
+        "faces the enemy: {}",
+        f.facing
+    );
+}

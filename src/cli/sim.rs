@@ -1,0 +1,189 @@
+//! `warhorse sim LEVEL`: AI against AI without a window. Prints each game's winner, turns and
+//! losses, the totals, and — apart, because it is the one thing that differs between runs —
+//! where the time went, phase by phase. The same level, seeds and AI levels print the same
+//! results; `--json` keeps the timings under a `timing` key of their own.
+
+use crate::ai::AiLevel;
+use crate::ai::bout::{BoutResult, Timing, play};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The options of one `warhorse sim` run.
+#[derive(Clone, Debug)]
+pub struct SimArgs {
+    /// First seed; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Games to play.
+    pub games: u32,
+    /// Turn limit per game.
+    pub turns: u32,
+    /// How side 0 ("red") plays.
+    pub red: AiLevel,
+    /// How side 1 ("blue") plays.
+    pub blue: AiLevel,
+    /// JSON output.
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    games: usize,
+    wins: BTreeMap<String, usize>,
+    draws: usize,
+    orders: usize,
+    refused: usize,
+    mean_turns: f64,
+    losses: BTreeMap<String, usize>,
+}
+
+#[derive(Serialize)]
+struct SimOut<'a> {
+    level: String,
+    turns: u32,
+    levels: [AiLevel; 2],
+    games: &'a [BoutResult],
+    summary: Summary,
+    timing: &'a Timing,
+}
+
+fn summarise(results: &[BoutResult]) -> Summary {
+    let mut wins = BTreeMap::new();
+    let mut losses = BTreeMap::new();
+    for r in results {
+        for s in &r.sides {
+            wins.entry(s.side.clone()).or_insert(0);
+            *losses.entry(s.side.clone()).or_insert(0) += s.lost;
+        }
+        if let Some(w) = &r.winner {
+            *wins.entry(w.clone()).or_insert(0) += 1;
+        }
+    }
+    let n = results.len().max(1) as f64;
+    Summary {
+        games: results.len(),
+        draws: results.iter().filter(|r| r.winner.is_none()).count(),
+        orders: results.iter().map(|r| r.orders).sum(),
+        refused: results.iter().map(|r| r.refused).sum(),
+        mean_turns: results.iter().map(|r| r.turns as f64).sum::<f64>() / n,
+        wins,
+        losses,
+    }
+}
+
+/// Runs `warhorse sim`; returns the exit code (2 when the level does not load).
+pub fn run(level: &Path, args: &SimArgs) -> i32 {
+    let level = match super::load_or_report(level) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let levels = [args.red, args.blue];
+    let mut timing = Timing::default();
+    let results: Vec<BoutResult> = (0..args.games as u64)
+        .map(|i| {
+            let r = play(&level, args.seed.wrapping_add(i), args.turns, &levels);
+            timing.add(&r.timing);
+            r
+        })
+        .collect();
+    let summary = summarise(&results);
+    if args.json {
+        let out = SimOut {
+            level: level.file.name.clone(),
+            turns: args.turns,
+            levels,
+            games: &results,
+            summary,
+            timing: &timing,
+        };
+        return match super::emit_json(&out) {
+            Ok(()) => 0,
+            Err(code) => code,
+        };
+    }
+    super::emit(&text(&level.file.name, args, &results, &summary));
+    super::emit(&timing_text(&timing, results.len()));
+    0
+}
+
+fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{name}: {} game(s), at most {} turns, red plays {}, blue plays {}",
+        results.len(),
+        args.turns,
+        args.red,
+        args.blue
+    );
+    for r in results {
+        let losses: Vec<String> = r
+            .sides
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} lost {}/{} figures, {}/{} body left",
+                    s.side, s.lost, s.figures, s.body_left, s.body_start
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            t,
+            "  seed {:>4}: {:<6} after {:>2} turns ({}); {}; {} orders, {} refused",
+            r.seed,
+            r.winner.as_deref().unwrap_or("draw"),
+            r.turns,
+            r.reason,
+            losses.join("; "),
+            r.orders,
+            r.refused
+        );
+        for why in &r.refusals {
+            let _ = writeln!(t, "      refused: {why}");
+        }
+    }
+    let wins: Vec<String> = s.wins.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let _ = writeln!(
+        t,
+        "Wins: {}, draws {}; mean {:.1} turns; {} orders, {} refused.",
+        wins.join(", "),
+        s.draws,
+        s.mean_turns,
+        s.orders,
+        s.refused
+    );
+    t
+}
+
+fn timing_text(timing: &Timing, games: usize) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "\nTiming (differs from run to run; not part of the result):"
+    );
+    let _ = writeln!(
+        t,
+        "  {:<26} {:>8} {:>12} {:>12} {:>10}",
+        "phase", "orders", "AI ms", "rules ms", "AI µs/order"
+    );
+    for (phase, p) in &timing.phases {
+        let _ = writeln!(
+            t,
+            "  {:<26} {:>8} {:>12.1} {:>12.1} {:>10.1}",
+            phase,
+            p.orders,
+            p.ai_us as f64 / 1000.0,
+            p.rules_us as f64 / 1000.0,
+            p.ai_us as f64 / p.orders.max(1) as f64
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  total {:.1} ms for {games} game(s), {:.1} ms a game",
+        timing.total_us as f64 / 1000.0,
+        timing.total_us as f64 / 1000.0 / games.max(1) as f64
+    );
+    t
+}

@@ -1,0 +1,524 @@
+//! The [`Walker`] that rides a charge cell by cell, and the planner built on it (C5, C6).
+
+use super::{BASH_SLOW, Fig, Line, RUN_BEFORE, Side, side_of, sight, spacing_ok};
+use crate::rules::board::Board;
+use crate::rules::grid::{Cell, Dir, GridKind};
+use crate::rules::movement::{Mover, Pose, Step};
+use crate::rules::mp::Mp;
+
+/// Something that happened as the horse entered a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The horse entered `cell`, `index` cells from its start.
+    Entered {
+        /// Path index (1 = first cell after the start).
+        index: usize,
+        /// The cell.
+        cell: Cell,
+    },
+    /// The horse came within the rider's reach of the designated target `target` (an index
+    /// into the walker's figures), on `side` of the steed: the exchange takes place (C5).
+    StrikePoint {
+        /// Figure index.
+        target: usize,
+        /// Side of the steed.
+        side: Side,
+    },
+    /// The horse touched figure `fig` (not yet touched this charge): it is bashed and the
+    /// mount slows by 2" (C6).
+    Contact {
+        /// Figure index.
+        fig: usize,
+    },
+    /// The horse crosses the stand of the target it just charged (C4: stumble check for both
+    /// horses).
+    Crossing {
+        /// Figure index.
+        fig: usize,
+    },
+    /// The charge is over.
+    End(EndReason),
+}
+
+/// Why a charge ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Its movement is spent.
+    Spent,
+    /// The way is blocked (a figure, impassable ground, the map edge): released (C6).
+    Blocked(String),
+    /// Stopped by the simulation (a stumble, a fallen rider).
+    Stopped,
+}
+
+/// A charge being ridden: the line, the pose, what is left, and what it has met.
+#[derive(Clone, Debug)]
+pub struct Walker {
+    /// The mover at the charge gait (terrain costs, veers).
+    pub mover: Mover,
+    /// The line.
+    pub line: Line,
+    /// Current pose.
+    pub pose: Pose,
+    /// The cells ridden, the start first.
+    pub cells: Vec<Cell>,
+    /// The allowance of the charge.
+    pub allowance: Mp,
+    /// Movement used, slowdowns included.
+    pub spent: Mp,
+    /// Every figure on the board (the charger included).
+    pub figs: Vec<Fig>,
+    /// The charger's index in `figs`.
+    pub me: usize,
+    /// Designated targets, in order (indices into `figs`).
+    pub targets: Vec<usize>,
+    /// How many designated targets have had their strike point.
+    pub struck: usize,
+    /// The rider's reach in cells (2 for 1" and 1/2" weapons, else 1).
+    pub reach: i32,
+    /// Figures already touched (in contact at the start, or contacted since).
+    pub touched: Vec<usize>,
+    /// Strike points so far: (target, path index, side).
+    pub strikes: Vec<(usize, usize, Side)>,
+    /// The figure whose stand the horse may cross (the target it just struck).
+    pub crossable: Option<usize>,
+    veers0: u8,
+    queue: Vec<Event>,
+    ended: bool,
+}
+
+impl Walker {
+    /// Starts a charge of `figs[me]` from `pose` along `line` with `allowance` at the gait of
+    /// `mover`; [`Walker::against`] names its targets.
+    pub fn new(
+        mover: Mover,
+        line: Line,
+        pose: Pose,
+        allowance: Mp,
+        figs: Vec<Fig>,
+        me: usize,
+    ) -> Walker {
+        let grid = mover.grid;
+        let touched = figs
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| *i != me && grid.distance(f.cell, pose.cell) <= 1)
+            .map(|(i, _)| i)
+            .collect();
+        Walker {
+            veers0: pose.veers,
+            mover,
+            line,
+            pose,
+            cells: vec![pose.cell],
+            allowance,
+            spent: Mp::ZERO,
+            figs,
+            me,
+            targets: Vec::new(),
+            struck: 0,
+            reach: 1,
+            touched,
+            strikes: Vec::new(),
+            crossable: None,
+            queue: Vec::new(),
+            ended: false,
+        }
+    }
+
+    /// The designated targets in order (indices into the figures) and the rider's strike
+    /// distance in cells.
+    pub fn against(mut self, targets: Vec<usize>, reach: i32) -> Walker {
+        self.targets = targets;
+        self.reach = reach.max(1);
+        self
+    }
+
+    /// Movement left.
+    pub fn left(&self) -> Mp {
+        (self.allowance - self.spent).max(Mp::ZERO)
+    }
+
+    /// Cells moved so far.
+    pub fn index(&self) -> usize {
+        self.cells.len() - 1
+    }
+
+    /// The direction of travel.
+    pub fn dir(&self) -> Dir {
+        let g = self.mover.grid;
+        match (g, self.line) {
+            (GridKind::Hex, Line::Veer(_)) if self.index() > 0 => self.pose.facing,
+            _ => self.line.dir(g, self.pose.facing),
+        }
+    }
+
+    /// The next step of this line.
+    fn step(&self) -> Step {
+        match (self.mover.grid, self.line) {
+            (_, Line::Ahead) => Step::Forward,
+            (GridKind::Hex, Line::Veer(_)) if self.index() > 0 => Step::Forward,
+            (_, Line::Veer(h)) => Step::Veer(h),
+        }
+    }
+
+    /// The cost of the next cell, or why it cannot be entered (figures are checked here, not
+    /// by the mover: a charging steed is never stopped by an enemy's front, D16).
+    pub fn peek(&self, board: &Board) -> Result<(Pose, Mp), String> {
+        let mut from = self.pose;
+        from.veers = self.veers0;
+        from.stopped = false;
+        let next = self.mover.grid.neighbour(from.cell, self.dir());
+        if let Some(i) = self.fig_at(next) {
+            if Some(i) != self.crossable {
+                return Err(format!("{} stands in the way at {next}", self.figs[i].id));
+            }
+        }
+        let mut b = board.clone();
+        for c in [from.cell, next] {
+            if b.contains(c) {
+                let i = b.index(c);
+                b.occupant[i] = 0;
+            }
+        }
+        self.mover
+            .try_step(&b, &from, self.step())
+            .map_err(|e| e.to_string())
+    }
+
+    /// The figure (other than the charger) standing in `c`.
+    pub fn fig_at(&self, c: Cell) -> Option<usize> {
+        self.figs
+            .iter()
+            .enumerate()
+            .find(|(i, f)| *i != self.me && f.cell == c && !f.riderless_horse)
+            .map(|(i, _)| i)
+    }
+
+    /// Ends the charge now (a stumble, a fallen rider).
+    pub fn stop(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            self.queue.clear();
+            self.queue.push(Event::End(EndReason::Stopped));
+        }
+    }
+
+    /// Takes a bash's 2" off what is left (C6).
+    pub fn slow(&mut self) {
+        self.spent = (self.spent + BASH_SLOW).min(self.allowance);
+    }
+
+    /// The next event, or `None` once the charge has ended and every event was read.
+    pub fn next(&mut self, board: &Board) -> Option<Event> {
+        if !self.queue.is_empty() {
+            return Some(self.queue.remove(0));
+        }
+        if self.ended {
+            return None;
+        }
+        if self.left() == Mp::ZERO {
+            return Some(self.end(EndReason::Spent));
+        }
+        let (pose, cost) = match self.peek(board) {
+            Ok(x) => x,
+            Err(why) => return Some(self.end(EndReason::Blocked(why))),
+        };
+        if cost > self.left() {
+            return Some(self.end(EndReason::Spent));
+        }
+        // The horse may only cross a stand it can ride off again.
+        if let Some(i) = self.fig_at(pose.cell) {
+            let mut beyond = self.clone();
+            beyond.pose = pose;
+            beyond.cells.push(pose.cell);
+            beyond.spent += cost;
+            beyond.crossable = None;
+            match beyond.peek(board) {
+                Ok((_, c2)) if c2 <= beyond.left() => self.queue.push(Event::Crossing { fig: i }),
+                _ => {
+                    let id = &self.figs[i].id;
+                    return Some(self.end(EndReason::Blocked(format!(
+                        "{id} stands in the way at {} and the horse cannot ride clear of it",
+                        pose.cell
+                    ))));
+                }
+            }
+        }
+        self.pose = pose;
+        self.pose.veers = if matches!(self.line, Line::Veer(_)) {
+            self.veers0.saturating_add(1)
+        } else {
+            self.veers0
+        };
+        self.spent += cost;
+        self.cells.push(pose.cell);
+        let index = self.index();
+        let grid = self.mover.grid;
+        // C5: strike points of the designated targets, in order.
+        while let Some(&t) = self.targets.get(self.struck) {
+            if grid.distance(pose.cell, self.figs[t].cell) > self.reach {
+                break;
+            }
+            let side = side_of(grid, pose.cell, self.dir(), self.figs[t].cell);
+            self.strikes.push((t, index, side));
+            self.struck += 1;
+            self.crossable = Some(t);
+            self.queue.push(Event::StrikePoint { target: t, side });
+        }
+        // C6: contacts, every enemy newly touched.
+        let my_side = self.figs[self.me].side;
+        let new: Vec<usize> = self
+            .figs
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| {
+                *i != self.me
+                    && f.side != my_side
+                    && !f.riderless_horse
+                    && !f.out
+                    && !self.touched.contains(i)
+                    && grid.distance(f.cell, pose.cell) <= 1
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for i in new {
+            self.touched.push(i);
+            self.queue.push(Event::Contact { fig: i });
+        }
+        Some(Event::Entered {
+            index,
+            cell: pose.cell,
+        })
+    }
+
+    fn end(&mut self, why: EndReason) -> Event {
+        self.ended = true;
+        Event::End(why)
+    }
+
+    /// True when events of the last cell are still to be read.
+    pub fn has_pending(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    /// True once the charge has ended.
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+}
+
+/// A charge planned without dice: where each designated target is struck, whom the horse
+/// touches, where it ends, and the first rule it breaks, if any.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The line.
+    pub line: Line,
+    /// The cells, start first.
+    pub cells: Vec<Cell>,
+    /// Strike points: (target figure index, path index, side).
+    pub strikes: Vec<(usize, usize, Side)>,
+    /// Contacts: (figure index, path index).
+    pub contacts: Vec<(usize, usize)>,
+    /// How it ends.
+    pub end: EndReason,
+}
+
+/// Rides `walker` to its end without dice (every contact slows the mount, C6) and checks the
+/// C5/C6 rules for its designated targets: each reached, after at least 2" of run since the
+/// start or the previous strike, with the 3"/6" spacing.
+pub fn plan(board: &Board, walker: Walker) -> Result<Plan, String> {
+    plan_ranked(board, walker).map_err(|(_, e)| e)
+}
+
+/// [`plan`], with the number of targets reached before the rule broken (to pick the most
+/// telling refusal among lines).
+fn plan_ranked(board: &Board, mut walker: Walker) -> Result<Plan, (usize, String)> {
+    let mut contacts = Vec::new();
+    let mut end = EndReason::Spent;
+    while let Some(e) = walker.next(board) {
+        match e {
+            Event::Contact { fig } => {
+                contacts.push((fig, walker.index()));
+                walker.slow();
+            }
+            Event::End(r) => end = r,
+            _ => {}
+        }
+    }
+    let grid = walker.mover.grid;
+    let mut last = 0;
+    let mut prev: Option<(usize, Side)> = None;
+    for (k, &(t, at, side)) in walker.strikes.iter().enumerate() {
+        let id = &walker.figs[t].id;
+        if at - last < RUN_BEFORE {
+            return Err((
+                k,
+                if k == 0 {
+                    format!(
+                        "C6: the horse must run at least {RUN_BEFORE}\" straight before it reaches \
+                     {id}; it would reach it after {at}\""
+                    )
+                } else {
+                    format!(
+                        "C6: the horse must run at least {RUN_BEFORE}\" straight between targets; \
+                     {id} comes {}\" after the previous one",
+                        at - last
+                    )
+                },
+            ));
+        }
+        if let Some((p, ps)) = prev {
+            let present = walker.figs[p].cell;
+            spacing_ok(grid, present, ps, walker.figs[t].cell, side)
+                .map_err(|e| (k, format!("{e} ({} then {id})", walker.figs[p].id)))?;
+        }
+        prev = Some((t, side));
+        last = at;
+    }
+    if let Some(&t) = walker.targets.get(walker.struck) {
+        let id = &walker.figs[t].id;
+        let why = match &end {
+            EndReason::Blocked(b) => format!("the way is blocked: {b}"),
+            _ => format!(
+                "riding {} the horse never comes within its rider's reach ({} cell{})",
+                walker.line.words(),
+                walker.reach,
+                if walker.reach == 1 { "" } else { "s" }
+            ),
+        };
+        return Err((
+            walker.struck,
+            format!("C6: the charge cannot reach {id}: {why}"),
+        ));
+    }
+    Ok(Plan {
+        line: walker.line,
+        cells: walker.cells,
+        strikes: walker.strikes,
+        contacts,
+        end,
+    })
+}
+
+/// Everything needed to plan one figure's charge.
+#[derive(Clone, Debug)]
+pub struct Charger {
+    /// Step rules at the charge gait.
+    pub mover: Mover,
+    /// Where it starts.
+    pub pose: Pose,
+    /// The half-move allowance at the charge gait.
+    pub allowance: Mp,
+    /// Its index among the figures.
+    pub me: usize,
+    /// The rider's strike distance in cells.
+    pub reach: i32,
+}
+
+impl Charger {
+    /// A walker for this charger along `line` against `targets`.
+    pub fn walker(&self, figs: &[Fig], line: Line, targets: &[usize]) -> Walker {
+        Walker::new(
+            self.mover.clone(),
+            line,
+            self.pose,
+            self.allowance,
+            figs.to_vec(),
+            self.me,
+        )
+        .against(targets.to_vec(), self.reach)
+    }
+}
+
+/// C1: a target list names enemies (never horses, A18), each once, each in sight.
+pub fn check_targets(
+    board: &Board,
+    figs: &[Fig],
+    me: usize,
+    targets: &[usize],
+) -> Result<(), String> {
+    if targets.is_empty() {
+        return Err("C1: a charge names at least one target (or declare no charge)".into());
+    }
+    let mine = &figs[me];
+    for (k, &t) in targets.iter().enumerate() {
+        let f = &figs[t];
+        if t == me {
+            return Err("C1: a figure cannot charge itself".into());
+        }
+        if targets[..k].contains(&t) {
+            return Err(format!("C1: {} is named twice", f.id));
+        }
+        if f.riderless_horse {
+            return Err(format!(
+                "A18: {} is a riderless horse; horses are never enemies",
+                f.id
+            ));
+        }
+        if f.side == mine.side {
+            return Err(format!("C1: {} is not an enemy", f.id));
+        }
+        if f.out {
+            return Err(format!("C1: {} is down and out of the fight", f.id));
+        }
+        sight(board, mine.cell, f.cell).map_err(|e| format!("C1: {}: {e}", f.id))?;
+    }
+    Ok(())
+}
+
+/// Plans a charge against `targets` in order, on the first line (ahead, then the left and
+/// right diagonals) that reaches them all by the rules; otherwise the most telling refusal.
+///
+/// *Our reading:* a target need not be within this half-move's run when the charge is
+/// declared — it may ride to meet the charger (a mutual charge), and targets the horse does
+/// not reach are released (C6). So a line whose geometry takes the horse past every target by
+/// the rules is accepted even when its movement would run out first.
+pub fn plan_charge(
+    board: &Board,
+    figs: &[Fig],
+    c: &Charger,
+    targets: &[usize],
+) -> Result<Plan, String> {
+    check_targets(board, figs, c.me, targets)?;
+    let mut best: Option<(usize, String)> = None;
+    let far = Mp::cells(4 * (board.width + board.height) as i64);
+    for allowance in [c.allowance, far] {
+        for line in Line::ALL {
+            let mut w = c.walker(figs, line, targets);
+            w.allowance = allowance;
+            match plan_ranked(board, w) {
+                Ok(p) => return Ok(p),
+                Err((k, e)) => {
+                    if best.as_ref().is_none_or(|(b, _)| k > *b) {
+                        best = Some((k, e));
+                    }
+                }
+            }
+        }
+    }
+    Err(best.map_or_else(|| "C6: no line reaches the targets".into(), |(_, e)| e))
+}
+
+/// Every enemy figure (never a riderless horse) with whether `c` may charge it alone now, and
+/// why not. `charger_ok` is the charger's own eligibility (mounted, trotting, not K1-bound):
+/// when it fails, every target carries that reason.
+pub fn target_list(
+    board: &Board,
+    figs: &[Fig],
+    c: &Charger,
+    charger_ok: &Result<(), String>,
+) -> Vec<(usize, Result<(), String>)> {
+    let side = figs[c.me].side;
+    figs.iter()
+        .enumerate()
+        .filter(|(i, f)| *i != c.me && f.side != side && !f.riderless_horse && !f.out)
+        .map(|(i, _)| {
+            let r = match charger_ok {
+                Err(e) => Err(e.clone()),
+                Ok(()) => plan_charge(board, figs, c, &[i]).map(|_| ()),
+            };
+            (i, r)
+        })
+        .collect()
+}

@@ -1,0 +1,486 @@
+//! The state of a melee as plain data: every figure that can fight (D13 data, its profile and
+//! its combat state), the board, and the geometry of contact, reach and stand sides (D10–D12).
+
+use super::tables::{Kind, Profile, Tables, WeaponStats, seed};
+use crate::rules::board::Board;
+use crate::rules::gait::Gait;
+use crate::rules::grid::{Cell, Dir, GridKind, StandShape, StandSide};
+use crate::rules::mp::Mp;
+use crate::rules::ruleset::Encumbrance;
+use serde::{Deserialize, Serialize};
+
+use super::cards::TacCard;
+
+/// Standing, on its knees, or flat on the ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Posture {
+    /// On its feet.
+    #[default]
+    Standing,
+    /// Knocked to its knees: 1 blow to regain its feet.
+    Kneeling,
+    /// Knocked down: 1 blow and 1–4 on a d6 to stand up.
+    Prone,
+}
+
+/// Whether a figure is still in the fight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fallen {
+    /// Fighting.
+    #[default]
+    Up,
+    /// Body points at or under 0: out of the fight.
+    Incapacitated,
+    /// Dead.
+    Dead,
+}
+
+/// Which weapon a figure holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Held {
+    /// Its main (template) weapon.
+    #[default]
+    Main,
+    /// Its sidearm (profile).
+    Sidearm,
+    /// Nothing: fists.
+    Nothing,
+}
+
+/// Everything a fight changes about a figure, kept from card round to card round and from
+/// turn to turn. `Default` is a fresh, armed, standing figure.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CombatState {
+    /// Standing, kneeling or prone.
+    pub posture: Posture,
+    /// Card rounds of stun left: only PASSIVE SHIELD PARRY.
+    pub stunned: u8,
+    /// Staggered last round: −10% to hit this round.
+    pub staggered: bool,
+    /// Berserk (§6 FEROCITY).
+    pub berserk: bool,
+    /// A calmed berserk's stupor: a quarter of its capabilities.
+    pub stupor: bool,
+    /// Ids of the figures restraining it.
+    pub restrained_by: Vec<String>,
+    /// The figure it restrains.
+    pub restraining: Option<String>,
+    /// RESTRAINT openings: (against whom, card round made).
+    pub openings: Vec<(String, u32)>,
+    /// What it holds.
+    pub held: Held,
+    /// Its main weapon was dropped (disarmed, or dropped to draw another).
+    pub main_lost: bool,
+    /// Its main weapon broke.
+    pub main_broken: bool,
+    /// Its sidearm was dropped or broke.
+    pub sidearm_lost: bool,
+    /// Its shield is slung (not ready).
+    pub shield_down: bool,
+    /// Its shield shattered.
+    pub shield_broken: bool,
+    /// Its missile weapon needs a RELOAD.
+    pub unloaded: bool,
+    /// Missiles shot this turn.
+    pub shots: u8,
+    /// Played FIRE or RELOAD this melee phase (DRAW WEAPON then costs more).
+    pub missile_used: bool,
+    /// A spell is prepared.
+    pub prepared: bool,
+    /// Spells cast this turn.
+    pub spells_cast: u8,
+    /// Casting levels used this turn (MKL cap).
+    pub spell_levels: u8,
+    /// Its free ACTIVE SHIELD PARRY of the turn is used.
+    pub asp_used: bool,
+    /// Played CHARGE this turn (one per turn, D8).
+    pub charged: bool,
+    /// Has charged in this combat (animals may CLOSE after).
+    pub charged_ever: bool,
+    /// Tried HAMSTRING HORSE this turn.
+    pub hamstring_tried: bool,
+    /// PASSIVE SHIELD PARRY rounds in a row (D7).
+    pub psp_streak: u8,
+    /// The TAC card it plays for the TMM this melee phase.
+    pub tac: Option<TacCard>,
+    /// The card round it came into contact (0 = the TAC phase): later joiners attack.
+    pub joined: u32,
+    /// Out of the fight.
+    pub fallen: Fallen,
+    /// Body points below zero (for the dead threshold).
+    pub below_zero: u16,
+    /// A hamstrung horse: it cannot move again.
+    pub hamstrung: bool,
+    /// Its blows were already averaged for mixing weapon and hand-to-hand this phase.
+    pub mixed_hands: bool,
+    /// Free MOVE cards used this phase (agile beasts).
+    pub free_moves: u8,
+    /// Brought into contact by a MOVE card last round: may play a TAC card (§6, case 3).
+    pub fresh_contact: bool,
+    /// … and it was moved against, not the mover: RETREAT, RUN AWAY or STAND GROUND only.
+    pub moved_against: bool,
+    /// A mount's speed in this melee (slowed one category per contact, C8).
+    pub melee_gait: Option<Gait>,
+}
+
+/// One figure in a fight.
+#[derive(Clone, Debug)]
+pub struct Fighter {
+    /// Its id.
+    pub id: String,
+    /// Its side.
+    pub side: u8,
+    /// Its cell (a rider and its mount share it).
+    pub cell: Cell,
+    /// Facing (foot) or heading (mount; its rider faces the same way).
+    pub facing: Dir,
+    /// The stand it fights from: the mount's for a rider (D10).
+    pub shape: StandShape,
+    /// Stand size in tenths of an inch.
+    pub stand_size: u8,
+    /// Its own weight in lb.
+    pub weight: u32,
+    /// Dexterity.
+    pub dex: u8,
+    /// Armour class.
+    pub armour: u8,
+    /// Encumbrance.
+    pub enc: Encumbrance,
+    /// Main weapon name.
+    pub weapon: String,
+    /// Carries a shield.
+    pub shield: bool,
+    /// Fighting profile.
+    pub profile: Profile,
+    /// Blows left this melee phase.
+    pub blows: u8,
+    /// Blows per melee phase.
+    pub blows_max: u8,
+    /// Body points left (never below 0; see `below_zero`).
+    pub body: i32,
+    /// Full body points.
+    pub body_max: i32,
+    /// A rider's mount.
+    pub mount: Option<usize>,
+    /// A mount's rider.
+    pub rider: Option<usize>,
+    /// A mount's horse class.
+    pub horse_class: Option<String>,
+    /// A mount's gait in the last half-move (its rider's too).
+    pub gait: Gait,
+    /// The half-move allowance (TAC distances).
+    pub move_basis: Mp,
+    /// Named conditions (R1).
+    pub conditions: Vec<String>,
+    /// What the fight has done to it.
+    pub state: CombatState,
+}
+
+impl Fighter {
+    /// A mount (it plays horse cards).
+    pub fn is_mount(&self) -> bool {
+        self.horse_class.is_some()
+    }
+
+    /// A rider on its mount.
+    pub fn mounted(&self) -> bool {
+        self.mount.is_some()
+    }
+
+    /// Still fighting.
+    pub fn is_up(&self) -> bool {
+        self.state.fallen == Fallen::Up
+    }
+
+    /// Men, humanoids and intelligent monsters.
+    pub fn intelligent(&self) -> bool {
+        matches!(self.profile.kind, Kind::Humanoid | Kind::Monster)
+    }
+
+    /// The weapon in its hand, if it holds one that is whole.
+    pub fn in_hand<'t>(&self, t: &'t Tables) -> Option<&'t WeaponStats> {
+        match self.state.held {
+            Held::Main if !self.state.main_lost && !self.state.main_broken => {
+                Some(t.weapon(&self.weapon))
+            }
+            Held::Sidearm if !self.state.sidearm_lost => {
+                self.profile.sidearm.as_deref().map(|s| t.weapon(s))
+            }
+            _ => None,
+        }
+    }
+
+    /// The name of the weapon in hand ("fists" if none).
+    pub fn in_hand_name(&self) -> &str {
+        match self.state.held {
+            Held::Main if !self.state.main_lost && !self.state.main_broken => &self.weapon,
+            Held::Sidearm if !self.state.sidearm_lost => {
+                self.profile.sidearm.as_deref().unwrap_or("fists")
+            }
+            _ => "fists",
+        }
+    }
+
+    /// A melee weapon in hand (not a missile weapon).
+    pub fn melee_weapon<'t>(&self, t: &'t Tables) -> Option<&'t WeaponStats> {
+        self.in_hand(t).filter(|w| !w.is_missile())
+    }
+
+    /// Its reach in cells (D11): the weapon's, and at least a pole arm's for the very tall.
+    pub fn reach(&self, t: &Tables) -> i32 {
+        let w = self.melee_weapon(t).map_or(1, |w| w.reach());
+        if self.profile.tall { w.max(2) } else { w }
+    }
+
+    /// A shield it can use now.
+    pub fn shield_ready(&self) -> bool {
+        self.shield && !self.state.shield_down && !self.state.shield_broken
+    }
+
+    /// Blows available to it this phase, a berserk's two extra included (§6).
+    pub fn phase_blows(&self) -> u8 {
+        let base = if self.state.stupor {
+            (self.blows_max / 4).max(1)
+        } else {
+            self.blows_max
+        };
+        base + if self.state.berserk {
+            seed::BERSERK_BLOWS
+        } else {
+            0
+        }
+    }
+}
+
+/// Figures by cell (see [`Fight::by_cell`]): a head index per cell and a chain through the
+/// figures sharing it (a rider and its mount), each stored as index + 1.
+#[derive(Clone, Debug)]
+pub struct CellMap {
+    w: i32,
+    h: i32,
+    head: Vec<u32>,
+    next: Vec<u32>,
+}
+
+/// A melee: the board and every figure that can fight on it.
+#[derive(Clone, Debug)]
+pub struct Fight {
+    /// Terrain and occupancy (kept in step as figures move).
+    pub board: Board,
+    /// Every figure that can fight.
+    pub fighters: Vec<Fighter>,
+    /// The side that won the initiative: the attacker of the TMM (D6).
+    pub attacker: u8,
+    /// The card round: 0 is the TAC phase.
+    pub round: u32,
+    /// Condition names the ruleset defines (spells need theirs, R1).
+    pub conditions: Vec<String>,
+}
+
+impl Fight {
+    /// The grid.
+    pub fn grid(&self) -> GridKind {
+        self.board.grid
+    }
+
+    /// The index of a figure by id (a binary search when the fighters are sorted by id, as
+    /// the simulation builds them; a scan otherwise).
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        match self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)) {
+            Ok(k) => Some(k),
+            Err(_) => self.fighters.iter().position(|f| f.id == id),
+        }
+    }
+
+    /// The index of a figure given by reference (its place in `fighters`, else by id).
+    pub fn position_of(&self, f: &Fighter) -> Option<usize> {
+        let base = self.fighters.as_ptr() as usize;
+        let at = f as *const Fighter as usize;
+        let size = std::mem::size_of::<Fighter>();
+        if at >= base && (at - base) % size == 0 {
+            let k = (at - base) / size;
+            if k < self.fighters.len() && std::ptr::eq(&self.fighters[k], f) {
+                return Some(k);
+            }
+        }
+        self.index_of(&f.id)
+    }
+
+    /// Figures still up and taking part (not a riderless horse), by cell: a map for finding
+    /// neighbours without looking at every figure.
+    pub fn by_cell(&self) -> CellMap {
+        let (w, h) = (self.board.width.max(0), self.board.height.max(0));
+        let mut m = CellMap {
+            w,
+            h,
+            head: vec![0; (w * h) as usize],
+            next: vec![0; self.fighters.len()],
+        };
+        for (i, f) in self.fighters.iter().enumerate() {
+            if f.is_up() && !(f.is_mount() && f.rider.is_none()) && self.board.contains(f.cell) {
+                let k = (f.cell.y * w + f.cell.x) as usize;
+                m.next[i] = m.head[k];
+                m.head[k] = i as u32 + 1;
+            }
+        }
+        m
+    }
+
+    /// Enemies of `i` within `r` cells, found through a [`Fight::by_cell`] map.
+    pub fn enemies_near(&self, map: &CellMap, i: usize, r: i32) -> Vec<usize> {
+        let g = self.grid();
+        let c = self.fighters[i].cell;
+        let side = self.fighters[i].side;
+        let mut v = Vec::new();
+        for dy in -r..=r {
+            for dx in -r - 1..=r + 1 {
+                let cc = Cell::new(c.x + dx, c.y + dy);
+                if cc.x < 0 || cc.y < 0 || cc.x >= map.w || cc.y >= map.h || g.distance(c, cc) > r {
+                    continue;
+                }
+                let mut k = map.head[(cc.y * map.w + cc.x) as usize];
+                while k != 0 {
+                    let j = k as usize - 1;
+                    if self.fighters[j].side != side {
+                        v.push(j);
+                    }
+                    k = map.next[j];
+                }
+            }
+        }
+        v
+    }
+
+    /// The rider of a mount, or the figure itself: the unit that moves.
+    pub fn unit_of(&self, i: usize) -> usize {
+        self.fighters[i]
+            .rider
+            .filter(|&r| self.fighters[r].is_up() || self.fighters[r].mount == Some(i))
+            .unwrap_or(i)
+    }
+
+    /// Weight of what bashes: a rider with its mount (D13).
+    pub fn bash_weight(&self, i: usize) -> u32 {
+        let f = &self.fighters[i];
+        let other = f.mount.or(f.rider).map_or(0, |m| self.fighters[m].weight);
+        f.weight + other
+    }
+
+    /// Distance in cells between two figures.
+    pub fn distance(&self, a: usize, b: usize) -> i32 {
+        self.grid()
+            .distance(self.fighters[a].cell, self.fighters[b].cell)
+    }
+
+    /// Stands touching (D16): adjacent cells.
+    pub fn in_contact(&self, a: usize, b: usize) -> bool {
+        self.distance(a, b) == 1
+    }
+
+    /// The side of `def`'s stand that a figure at `from` faces (D10, D12).
+    pub fn side_towards(&self, def: usize, from: Cell) -> StandSide {
+        let d = &self.fighters[def];
+        let g = self.grid();
+        if g == GridKind::Square && (from.x - d.cell.x).abs() <= 1 && (from.y - d.cell.y).abs() <= 1
+        {
+            // Next to it: the direction is exact, no need for the general bearing.
+            if let Some(dir) = g.dir_to_adjacent(d.cell, from) {
+                return g.side_of(d.shape, d.facing, dir);
+            }
+        }
+        g.side_facing(d.shape, d.cell, d.facing, from)
+    }
+
+    /// True when `b` lies within `a`'s frontal sides (D11: attacks only through them).
+    pub fn in_front_of(&self, a: usize, b: usize) -> bool {
+        self.side_towards(a, self.fighters[b].cell).is_frontal()
+    }
+
+    /// Enemies of `i` still up (a riderless horse is nobody's enemy).
+    pub fn enemies(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let side = self.fighters[i].side;
+        (0..self.fighters.len()).filter(move |&j| {
+            let f = &self.fighters[j];
+            f.side != side && f.is_up() && !(f.is_mount() && f.rider.is_none())
+        })
+    }
+
+    /// True when `a` touches the frontal side of an enemy `b` (D16: engaged).
+    pub fn touches_front(&self, a: usize, b: usize) -> bool {
+        self.in_contact(a, b) && self.in_front_of(b, a)
+    }
+
+    /// May `a` strike `b` with a weapon of `reach` cells (D11)?
+    pub fn can_strike(&self, a: usize, b: usize, reach: i32) -> bool {
+        let d = self.distance(a, b);
+        (1..=reach).contains(&d) && self.in_front_of(a, b)
+    }
+
+    /// Touching, or within the longest reach (2) with a weapon that reaches and faces it.
+    pub fn within_reach(&self, i: usize, j: usize, t: &Tables) -> bool {
+        match self.distance(i, j) {
+            1 => true,
+            2 => {
+                (self.fighters[i].reach(t) >= 2 && self.in_front_of(i, j))
+                    || (self.fighters[j].reach(t) >= 2 && self.in_front_of(j, i))
+            }
+            _ => false,
+        }
+    }
+
+    /// In melee: touching an enemy, or an enemy within its weapon's reach in front (D6).
+    pub fn engaged(&self, i: usize, t: &Tables) -> bool {
+        self.fighters[i].is_up() && self.enemies(i).any(|j| self.within_reach(i, j, t))
+    }
+
+    /// Closest enemy distance, if any enemy is up.
+    pub fn nearest_enemy_distance(&self, i: usize) -> Option<i32> {
+        self.enemies(i).map(|j| self.distance(i, j)).min()
+    }
+
+    /// A cell a figure can stand in: on the map, passable, empty.
+    pub fn free(&self, c: Cell, mounted: bool) -> bool {
+        self.board.contains(c)
+            && self.board.terrain_at(c).multiplier(mounted).is_some()
+            && self.board.occupant_at(c) == 0
+    }
+
+    /// Moves a figure (with its rider or mount) to `to`, keeping the board's occupancy.
+    pub fn place(&mut self, i: usize, to: Cell, facing: Dir) {
+        let from = self.fighters[i].cell;
+        let side = self.fighters[i].side;
+        if self.board.contains(from) {
+            let k = self.board.index(from);
+            self.board.occupant[k] = 0;
+        }
+        let partner = self.fighters[i].mount.or(self.fighters[i].rider);
+        for j in std::iter::once(i).chain(partner) {
+            self.fighters[j].cell = to;
+            self.fighters[j].facing = facing;
+        }
+        if self.board.contains(to) {
+            let k = self.board.index(to);
+            self.board.occupant[k] = side + 1;
+        }
+    }
+
+    /// The direction a figure dodges or is pushed: left is its shield side, right its sword
+    /// side, back its rear (§6 DODGE).
+    pub fn dodge_dir(&self, i: usize, d: super::cards::DodgeDir) -> Dir {
+        let g = self.grid();
+        let f = self.fighters[i].facing;
+        let q = g.dirs() as i32 / 4;
+        match d {
+            super::cards::DodgeDir::Left => g.rotate(f, -q),
+            super::cards::DodgeDir::Right => g.rotate(f, q),
+            super::cards::DodgeDir::Back => g.rotate(f, g.dirs() as i32 / 2),
+        }
+    }
+
+    /// Squared distance between cell centres, in thousandths (exact enough and deterministic).
+    pub fn far(&self, a: Cell, b: Cell) -> i64 {
+        let (ax, ay) = self.grid().center(a);
+        let (bx, by) = self.grid().center(b);
+        (((ax - bx).powi(2) + (ay - by).powi(2)) * 1000.0).round() as i64
+    }
+}

@@ -1,0 +1,151 @@
+//! A figure's hand: every card it holds, with the targets it could name, each card's cost in
+//! blows and whether it may be played now — exactly the verdict the order validator gives.
+
+use super::cards::{
+    Card, DodgeDir, HorseCard, Ineligible, MeleeCard, MoveStep, Situation, TacCard, WeaponSlot,
+    cost, eligibility,
+};
+use super::fight::Fight;
+use super::tables::Tables;
+use serde::Serialize;
+
+/// One card of a hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandCard {
+    /// The card (with its target, when it takes one).
+    pub card: Card,
+    /// Its cost in blows now.
+    pub cost: u8,
+    /// Whether it may be played, and if not why (the rule and the reason).
+    pub verdict: Result<(), Ineligible>,
+}
+
+/// Every card of figure `i`'s hand for this round. Cards aimed at a figure are listed once
+/// per enemy within 4 cells (spells: per figure in the fight within their range).
+pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCard> {
+    let me = &fight.fighters[i];
+    let mut foes: Vec<usize> = fight
+        .enemies(i)
+        .filter(|&j| fight.distance(i, j) <= 4)
+        .collect();
+    foes.sort_by(|&a, &b| fight.fighters[a].id.cmp(&fight.fighters[b].id));
+    let mut cards: Vec<Card> = TacCard::ALL.iter().map(|&c| Card::Tac(c)).collect();
+    let g = fight.grid();
+    for &j in &foes {
+        let target = fight.fighters[j].id.clone();
+        for m in [
+            MeleeCard::DeliverBlow {
+                target: target.clone(),
+            },
+            MeleeCard::GreatBlow {
+                target: target.clone(),
+            },
+            MeleeCard::Ferocity {
+                target: target.clone(),
+            },
+            MeleeCard::Punch {
+                target: target.clone(),
+            },
+            MeleeCard::Kick {
+                target: target.clone(),
+            },
+            MeleeCard::Fire {
+                target: target.clone(),
+            },
+            MeleeCard::PullRider {
+                target: target.clone(),
+            },
+            MeleeCard::Restraint {
+                target: target.clone(),
+            },
+            MeleeCard::Toss {
+                target: target.clone(),
+            },
+            MeleeCard::Horse(HorseCard::Trample {
+                target: target.clone(),
+            }),
+            MeleeCard::Horse(HorseCard::Hamstring {
+                target: target.clone(),
+            }),
+        ] {
+            cards.push(Card::Melee(m));
+        }
+    }
+    for s in &me.profile.spells {
+        cards.push(Card::Melee(MeleeCard::CastSpell {
+            spell: s.clone(),
+            target: None,
+        }));
+        for j in 0..fight.fighters.len() {
+            if j != i && fight.fighters[j].is_up() && fight.distance(i, j) <= 4 {
+                cards.push(Card::Melee(MeleeCard::CastSpell {
+                    spell: s.clone(),
+                    target: Some(fight.fighters[j].id.clone()),
+                }));
+            }
+        }
+    }
+    cards.extend(
+        [
+            MeleeCard::Reload,
+            MeleeCard::DrawWeapon {
+                weapon: Some(WeaponSlot::Sidearm),
+                shield: false,
+                sheathe: false,
+            },
+            MeleeCard::DrawWeapon {
+                weapon: Some(WeaponSlot::Main),
+                shield: false,
+                sheathe: false,
+            },
+            MeleeCard::DrawWeapon {
+                weapon: None,
+                shield: true,
+                sheathe: false,
+            },
+            MeleeCard::PrepareSpell,
+            MeleeCard::BreakFree,
+            MeleeCard::WeaponParry,
+            MeleeCard::DesperateDefense,
+            MeleeCard::ActiveShieldParry,
+            MeleeCard::PassiveShieldParry,
+            MeleeCard::Move(MoveStep::StandUp),
+            MeleeCard::Horse(HorseCard::Move),
+        ]
+        .into_iter()
+        .map(Card::Melee),
+    );
+    for d in DodgeDir::ALL {
+        cards.push(Card::Melee(MeleeCard::Dodge(d)));
+    }
+    for d in g.all_dirs() {
+        cards.push(Card::Melee(MeleeCard::Move(MoveStep::To(d))));
+        cards.push(Card::Melee(MeleeCard::Move(MoveStep::Face(d))));
+    }
+    for d in g.headings() {
+        cards.push(Card::Melee(MeleeCard::Horse(HorseCard::Wheel {
+            facing: d,
+        })));
+    }
+    cards
+        .into_iter()
+        .map(|card| {
+            let with = match &card {
+                Card::Melee(m) => vec![m.clone()],
+                Card::Tac(_) => Vec::new(),
+            };
+            let sit = Situation {
+                fight,
+                tables: t,
+                tac_phase,
+                tac: None,
+                with: &with,
+            };
+            HandCard {
+                cost: cost(&card, me, &sit),
+                verdict: eligibility(&card, me, &sit),
+                card,
+            }
+        })
+        .collect()
+}

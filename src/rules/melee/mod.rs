@@ -1,0 +1,152 @@
+//! Melee: the Destrier card system (seed 003, D6–D12, brief §6) as pure rules.
+//!
+//! A [`fight::Fight`] holds every figure that can fight and the board. Each figure chooses a
+//! [`cards::Choice`] face down; [`resolve::resolve`] then plays one card round (or the TAC
+//! phase) with a [`Dice`] source and returns what happened as [`Event`]s in a player's words,
+//! each with the rolls that decided it. The simulation (`sim::melee`) keeps the choices secret
+//! until everyone has chosen and writes the results back to the figures. The same code gives
+//! the desktop game the hand of cards ([`hand::hand`]) and the odds ([`attack::odds`]).
+
+pub mod attack;
+pub mod cards;
+pub mod effects;
+pub mod fight;
+pub mod flow;
+pub mod grapple;
+pub mod hand;
+pub mod moves;
+pub mod resolve;
+pub mod spells;
+pub mod tables;
+#[doc(hidden)]
+pub mod testkit;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_cards;
+#[cfg(test)]
+mod tests_more;
+
+use serde::Serialize;
+
+/// A source of dice. The simulation's seeded dice implement it; tests script it.
+pub trait Dice {
+    /// 1d100: 1..=100.
+    fn d100(&mut self) -> u32;
+    /// 1d6: 1..=6.
+    fn d6(&mut self) -> u32;
+}
+
+/// Dice that return the values they were given, in order: fixed outcomes for tests and
+/// worked examples. When a list runs out it answers 1 (d6) or 100 (d100) and counts it.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedDice {
+    d100: std::collections::VecDeque<u32>,
+    d6: std::collections::VecDeque<u32>,
+    /// Dice asked for beyond the script.
+    pub overrun: u32,
+}
+
+impl ScriptedDice {
+    /// Dice answering `d100` and `d6` in order.
+    pub fn new(d100: &[u32], d6: &[u32]) -> ScriptedDice {
+        ScriptedDice {
+            d100: d100.iter().copied().collect(),
+            d6: d6.iter().copied().collect(),
+            overrun: 0,
+        }
+    }
+
+    /// Dice left unused (d100, d6): a test can check the script was used up.
+    pub fn left(&self) -> (usize, usize) {
+        (self.d100.len(), self.d6.len())
+    }
+}
+
+impl Dice for ScriptedDice {
+    fn d100(&mut self) -> u32 {
+        self.d100.pop_front().unwrap_or_else(|| {
+            self.overrun += 1;
+            100
+        })
+    }
+    fn d6(&mut self) -> u32 {
+        self.d6.pop_front().unwrap_or_else(|| {
+            self.overrun += 1;
+            1
+        })
+    }
+}
+
+/// One die rolled and who rolled it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RollNote {
+    /// "d100" or "d6".
+    pub die: &'static str,
+    /// The value.
+    pub value: u32,
+    /// The figure that rolled (or for whom).
+    pub by: String,
+}
+
+/// Something that happened in a card round, in a player's words, with its rolls.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    /// What happened.
+    pub text: String,
+    /// The dice that decided it, in order.
+    pub rolls: Vec<RollNote>,
+}
+
+impl Event {
+    /// An event decided by no die.
+    pub fn say(text: impl Into<String>) -> Event {
+        Event {
+            text: text.into(),
+            rolls: Vec::new(),
+        }
+    }
+}
+
+/// Rolls and records: the resolver's way to roll so that every die lands in an event.
+pub(crate) struct Roller<'d, D: Dice> {
+    pub dice: &'d mut D,
+    pub rolls: Vec<RollNote>,
+}
+
+impl<'d, D: Dice> Roller<'d, D> {
+    pub fn new(dice: &'d mut D) -> Self {
+        Roller {
+            dice,
+            rolls: Vec::new(),
+        }
+    }
+
+    pub fn d100(&mut self, by: &str) -> u32 {
+        let v = self.dice.d100().clamp(1, 100);
+        self.rolls.push(RollNote {
+            die: "d100",
+            value: v,
+            by: by.to_string(),
+        });
+        v
+    }
+
+    pub fn d6(&mut self, by: &str) -> u32 {
+        let v = self.dice.d6().clamp(1, 6);
+        self.rolls.push(RollNote {
+            die: "d6",
+            value: v,
+            by: by.to_string(),
+        });
+        v
+    }
+
+    /// Emits an event carrying the rolls made since the last one.
+    pub fn event(&mut self, out: &mut Vec<Event>, text: impl Into<String>) {
+        out.push(Event {
+            text: text.into(),
+            rolls: std::mem::take(&mut self.rolls),
+        });
+    }
+}

@@ -1,0 +1,477 @@
+//! ASL's Charge (A16) and Cavalry Wave (A17): the declaration, the ride into the target's hex
+//! paying 3 MF more, the defender's fire at point blank (A12, A14) with its consequences
+//! (A13), and the cavalry's own attack, not halved and not penalised for CX (A11, A16).
+
+use super::*;
+
+/// A16: declares a Charge against one enemy unit (declaring the Gallop if need be).
+pub(super) fn asl_declare(
+    world: &mut World,
+    unit: &str,
+    targets: &[String],
+) -> Result<(), Refusal> {
+    let e = own(world, unit)?;
+    let [target] = targets else {
+        return refuse("A16: a Charge is declared against one enemy-occupied hex: name one unit");
+    };
+    let Some(m) = world.get::<RidingOn>(e).map(|r| r.0) else {
+        return refuse("A16: only Cavalry (a mounted unit) may Charge");
+    };
+    let Some(t) = find_figure(world, target) else {
+        return refuse(format!("there is no figure {target:?}"));
+    };
+    let t = world.get::<CarriedBy>(t).map_or(t, |c| c.0);
+    if is_riderless_horse(world, t) {
+        return refuse("A18: horses are never enemies");
+    }
+    let side = world.get::<SideId>(e).map(|s| s.0);
+    if world.get::<SideId>(t).map(|s| s.0) == side {
+        return refuse(format!("A16: {target} is not an enemy"));
+    }
+    let grid = world.resource::<Rules>().0.grid;
+    let (at, hex) = (cell_of(world, e), cell_of(world, t));
+    let board = world.resource::<Map>().0.clone();
+    let h = world.get::<AslHorse>(m).copied().unwrap_or_default();
+    let terrain = board.terrain_at(hex);
+    let into = !terrain.no_gallop && terrain.multiplier(true).is_some();
+    charge_ok(
+        grid.distance(at, hex),
+        sight(&board, at, hex),
+        h.galloping,
+        h.cx,
+        into,
+    )
+    .map_err(Refusal)?;
+    if !h.galloping {
+        apply_order(
+            world,
+            &Order::SetGait {
+                unit: unit.into(),
+                gait: Gait::Gallop,
+            },
+        )?;
+    }
+    if let Some(mut a) = world.get_mut::<AslCavalry>(e) {
+        a.charge = Some((t, hex));
+    } else {
+        world.entity_mut(e).insert(AslCavalry {
+            charge: Some((t, hex)),
+            ..Default::default()
+        });
+    }
+    let tid = id_of(world, t);
+    say(
+        world,
+        format!("{unit} declares a Charge against {tid} in {hex} (A16)."),
+    );
+    Ok(())
+}
+
+/// A16: the move that enters the target's hex: 3 MF more on entry, the defender's fire at
+/// point blank, then the cavalry's attack. The entry must be the move's last step; the unit
+/// may then move on with a new order.
+pub(super) fn charge_move(
+    world: &mut World,
+    e: Entity,
+    unit: &str,
+    steps: &[Step],
+    target: Entity,
+    hex: Cell,
+) -> Option<Result<(), Refusal>> {
+    if world.get::<Position>(target).map(|p| p.0) != Some(hex) {
+        return None;
+    }
+    let setup = setup_move(world, e);
+    if let Some(why) = setup.blocked.clone() {
+        return Some(refuse(why));
+    }
+    let mut board = world.resource::<Map>().0.clone();
+    let i = board.index(hex);
+    board.occupant[i] = 0;
+    let mut pose = setup.pose;
+    let mut spent = Mp::ZERO;
+    let mut entered = None;
+    for (k, &s) in steps.iter().enumerate() {
+        let (p, c) = match setup.mover.try_step(&board, &pose, s) {
+            Ok(x) => x,
+            Err(_) => return None,
+        };
+        spent += c;
+        if p.cell == hex {
+            entered = Some(k);
+            break;
+        }
+        pose = p;
+    }
+    let k = entered?;
+    if k + 1 != steps.len() {
+        return Some(refuse(
+            "A16: the Charge is the move's last step; give the steps beyond the target's hex as a new Move",
+        ));
+    }
+    let total = spent + Mp::cells(CHARGE_MF);
+    if total > setup.left {
+        return Some(refuse(format!(
+            "A16: entering the target's hex costs {spent} MF plus {CHARGE_MF} MF for the Charge; only {} MF left",
+            setup.left
+        )));
+    }
+    // The approach: the last hex before the target's.
+    let path = path_cells(world, e, &steps[..k]).unwrap_or_else(|| vec![setup.pose.cell]);
+    let approach = *path.last().unwrap_or(&setup.pose.cell);
+    let m = setup.mover_entity;
+    for x in [e, m] {
+        if let Some(mut p) = world.get_mut::<Position>(x) {
+            p.0 = approach;
+        }
+    }
+    if let Some(mut a) = world.get_mut::<Allowance>(m) {
+        a.left -= total;
+        a.used_any = true;
+    }
+    if let Some(mut h) = world.get_mut::<AslHorse>(m) {
+        h.mf.used += total;
+    }
+    if let Some(mut a) = world.get_mut::<AslCavalry>(e) {
+        a.charge = None;
+        a.charged = true;
+    }
+    sync_occupancy(world);
+    let tid = id_of(world, target);
+    say(
+        world,
+        format!(
+            "{unit} Charges into {hex}, held by {tid}: {spent} MF to enter plus {CHARGE_MF} MF for the Charge (A16)."
+        ),
+    );
+    let events = world.resource_scope(|world, mut dice: Mut<Dice>| {
+        resolve_charge(world, e, m, target, &mut dice)
+    });
+    let phase = *world.resource::<State<Phase>>().get();
+    log_events(world, phase, events);
+    if world.get_entity(target).is_err() && world.get::<RidingOn>(e).is_some() {
+        for x in [e, m] {
+            if let Some(mut p) = world.get_mut::<Position>(x) {
+                p.0 = hex;
+            }
+        }
+        say(world, format!("{unit} takes the hex {hex} (A16)."));
+    } else if world.get_entity(e).is_ok() {
+        let at = cell_of(world, e);
+        say(
+            world,
+            format!(
+                "{unit} stays at {at}: the hex is still held (our reading: no stacking with the enemy)."
+            ),
+        );
+    }
+    sync_occupancy(world);
+    Some(Ok(()))
+}
+
+fn fp_of(world: &World, e: Entity) -> i32 {
+    world
+        .get::<TemplateKey>(e)
+        .map_or(0, |k| tables().firepower(&k.0))
+}
+
+fn broken(world: &World, e: Entity) -> bool {
+    world.get::<AslCavalry>(e).is_some_and(|a| a.broken)
+}
+
+/// The defender's point-blank fire at the charging cavalry and its horses, then the Charge
+/// attack itself.
+fn resolve_charge(
+    world: &mut World,
+    e: Entity,
+    m: Entity,
+    target: Entity,
+    dice: &mut Dice,
+) -> Vec<Event> {
+    let t = tables().asl_fire;
+    let mut out = Vec::new();
+    let (cid, tid) = (id_of(world, e), id_of(world, target));
+    let tfp = fp_of(world, target);
+    if tfp > 0 && !broken(world, target) {
+        let shot = Shot {
+            fp: tfp,
+            range: 0,
+            mounted: world.get::<RidingOn>(target).is_some(),
+            at_cavalry: true,
+            ..Default::default()
+        };
+        let (chance, parts) = fire_chance(&t, &shot);
+        let v = dice.roll(100);
+        let res = fire_result(&t, chance, v);
+        out.push(note(
+            format!(
+                "{tid} fires at the charging {cid} at triple point blank: {} = {chance}%; d100 rolls {v}: {}.",
+                words(&parts),
+                fire_words(res)
+            ),
+            v,
+            &tid,
+        ));
+        let hc = horse_chance(&t, &shot);
+        let hv = dice.roll(100);
+        let hres = horse_result(&t, hc, hv);
+        out.push(note(
+            format!(
+                "The same fire against {cid}'s horses (A14): {hc}%, no cavalry or FFMO bonus; d100 rolls {hv}: {}.",
+                match hres {
+                    HorseResult::None => "the horses are unharmed",
+                    HorseResult::Reduced => "a horse is lost",
+                    HorseResult::Killed => "the horses are killed",
+                }
+            ),
+            hv,
+            &tid,
+        ));
+        apply_to(world, e, res, &mut out);
+        if world.get_entity(m).is_ok() {
+            apply_to_horses(world, e, m, hres, &mut out);
+        }
+    }
+    let able = world.get_entity(e).is_ok()
+        && world.get::<RidingOn>(e).is_some()
+        && !broken(world, e)
+        && world.get_entity(target).is_ok();
+    if !able {
+        out.push(Event::say(format!("{cid} cannot make its Charge attack.")));
+        return out;
+    }
+    let fp = fp_of(world, e);
+    let shot = Shot {
+        fp,
+        range: 0,
+        mounted: true,
+        charge_or_cc: true,
+        cx: world.get::<AslHorse>(m).is_some_and(|h| h.cx),
+        at_cavalry: world.get::<RidingOn>(target).is_some(),
+        ffmo: false,
+    };
+    let (chance, parts) = fire_chance(&t, &shot);
+    if chance == 0 {
+        out.push(Event::say(format!(
+            "{cid} has no firepower of its own: its Charge makes no attack (A16)."
+        )));
+        return out;
+    }
+    let v = dice.roll(100);
+    let res = fire_result(&t, chance, v);
+    out.push(note(
+        format!(
+            "{cid}'s Charge attack on {tid} at triple point blank, not halved for mounted fire nor penalised for CX (A11, A16): {} = {chance}%; d100 rolls {v}: {}.",
+            words(&parts),
+            fire_words(res)
+        ),
+        v,
+        &cid,
+    ));
+    apply_to(world, target, res, &mut out);
+    out.push(Event::say(format!(
+        "{cid} charged this movement phase and may not fire in the advancing fire phase (A16)."
+    )));
+    out
+}
+
+fn note(text: String, v: u32, by: &str) -> Event {
+    Event {
+        text,
+        rolls: vec![crate::rules::melee::RollNote {
+            die: "d100",
+            value: v,
+            by: by.to_string(),
+        }],
+    }
+}
+
+fn words(parts: &[(String, i32)]) -> String {
+    parts
+        .iter()
+        .map(|(n, v)| format!("{n} {v:+}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn fire_words(r: FireResult) -> &'static str {
+    match r {
+        FireResult::None => "no lasting effect",
+        FireResult::Broken => "it breaks",
+        FireResult::Reduced => "Casualty Reduction",
+        FireResult::Eliminated => "eliminated",
+    }
+}
+
+/// A fire result on a personnel unit; broken Cavalry bails out and its horse bolts (A13).
+fn apply_to(world: &mut World, u: Entity, r: FireResult, out: &mut Vec<Event>) {
+    let id = id_of(world, u);
+    let mut r = r;
+    if r == FireResult::Reduced {
+        let left = world.get::<Body>(u).map_or(0, |b| b.left.saturating_sub(1));
+        if let Some(mut b) = world.get_mut::<Body>(u) {
+            b.left = left;
+        }
+        if left == 0 {
+            r = FireResult::Eliminated;
+        } else {
+            out.push(Event::say(format!("{id} is reduced ({left} left).")));
+        }
+    }
+    match r {
+        FireResult::Eliminated => {
+            out.push(Event::say(format!("{id} is eliminated.")));
+            let horse = world.get::<RidingOn>(u).map(|x| x.0);
+            if let Some(h) = horse {
+                world.entity_mut(h).remove::<CarriedBy>();
+            }
+            world.entity_mut(u).despawn();
+        }
+        FireResult::Broken => {
+            if let Some(mut a) = world.get_mut::<AslCavalry>(u) {
+                a.broken = true;
+            }
+            if let Some(mut c) = world.get_mut::<Conditions>(u) {
+                c.0.push("broken (A13)".into());
+            }
+            if let Some(h) = world.get::<RidingOn>(u).map(|x| x.0) {
+                world.entity_mut(u).remove::<RidingOn>();
+                world.entity_mut(h).despawn();
+                out.push(Event::say(format!(
+                    "{id} breaks and bails out; horses have no morale, and its horse bolts and is removed (A13)."
+                )));
+            } else {
+                out.push(Event::say(format!("{id} breaks.")));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A14: what fire does to the horses; the rider of a lost horse bails out.
+fn apply_to_horses(
+    world: &mut World,
+    rider: Entity,
+    m: Entity,
+    r: HorseResult,
+    out: &mut Vec<Event>,
+) {
+    let hid = id_of(world, m);
+    let killed = match r {
+        HorseResult::None => return,
+        HorseResult::Killed => true,
+        HorseResult::Reduced => {
+            let left = world.get::<Body>(m).map_or(0, |b| b.left.saturating_sub(1));
+            if let Some(mut b) = world.get_mut::<Body>(m) {
+                b.left = left;
+            }
+            left == 0
+        }
+    };
+    if killed {
+        out.push(Event::say(format!("{hid} is eliminated.")));
+        if world.get_entity(rider).is_ok() && world.get::<RidingOn>(rider).is_some() {
+            world.entity_mut(rider).remove::<RidingOn>();
+            out.push(Event::say(format!(
+                "{} bails out of the saddle (A14, A13).",
+                id_of(world, rider)
+            )));
+        }
+        world.entity_mut(m).despawn();
+    } else {
+        out.push(Event::say(format!("{hid} loses a horse.")));
+    }
+}
+
+/// A17: the units gallop at once, and the wave's Charge is declared.
+pub(super) fn wave(
+    world: &mut World,
+    units: &[String],
+    charger: &str,
+    target: &str,
+    asl: bool,
+) -> Result<(), Refusal> {
+    if !asl {
+        return refuse("A17: the Cavalry Wave is an ASL rule");
+    }
+    if !units.iter().any(|u| u == charger) {
+        return refuse("A17: the charging unit must be one of the wave");
+    }
+    let grid = world.resource::<Rules>().0.grid;
+    let board = world.resource::<Map>().0.clone();
+    let mut facts = Vec::new();
+    let mut es = Vec::new();
+    for u in units {
+        let e = own(world, u)?;
+        let side = world.get::<SideId>(e).map_or(0, |s| s.0);
+        let at = cell_of(world, e);
+        let horse = world.get::<RidingOn>(e).map(|r| r.0);
+        let mut q = world.query::<(Entity, &SideId, &Position)>();
+        let enemies: Vec<Cell> = q
+            .iter(world)
+            .filter(|(x, s, _)| s.0 != side && !is_riderless_horse(world, *x))
+            .map(|(_, _, p)| p.0)
+            .collect();
+        let nearest = enemies
+            .iter()
+            .map(|&c| grid.distance(at, c))
+            .min()
+            .unwrap_or(i32::MAX);
+        let h = horse
+            .and_then(|h| world.get::<AslHorse>(h).copied())
+            .unwrap_or_default();
+        // Our reading: within 16 MF is within 16 hexes of open ground.
+        let near_seen = enemies
+            .iter()
+            .any(|&c| grid.distance(at, c) <= 16 && sight(&board, at, c).is_ok());
+        facts.push(WaveUnit {
+            hex: at,
+            size: size_of(world, e),
+            mounted: horse.is_some(),
+            nearest_enemy: nearest,
+            near_seen_enemy: near_seen,
+            can_gallop: h.galloping || (!h.cx && !board.terrain_at(at).no_gallop),
+        });
+        es.push(e);
+    }
+    cavalry_wave_ok(grid, &facts).map_err(Refusal)?;
+    // The wave's Charge must be possible once everyone gallops.
+    let ce = own(world, charger)?;
+    let Some(te) = find_figure(world, target) else {
+        return refuse(format!("there is no figure {target:?}"));
+    };
+    let (at, hex) = (cell_of(world, ce), cell_of(world, te));
+    let terrain = board.terrain_at(hex);
+    charge_ok(
+        grid.distance(at, hex),
+        sight(&board, at, hex),
+        true,
+        false,
+        !terrain.no_gallop && terrain.multiplier(true).is_some(),
+    )
+    .map_err(Refusal)?;
+    for u in units {
+        let e = own(world, u)?;
+        let galloping = world
+            .get::<RidingOn>(e)
+            .and_then(|r| world.get::<AslHorse>(r.0))
+            .is_some_and(|h| h.galloping);
+        if !galloping {
+            apply_order(
+                world,
+                &Order::SetGait {
+                    unit: u.clone(),
+                    gait: Gait::Gallop,
+                },
+            )?;
+        }
+    }
+    say(
+        world,
+        format!(
+            "A Cavalry Wave (A17): {} gallop together.",
+            units.join(", ")
+        ),
+    );
+    asl_declare(world, charger, &[target.to_string()])
+}

@@ -1,0 +1,357 @@
+//! The egui panels: the turn bar (turn, phase, who moves, this turn's initiative rolls), the
+//! figure card with the order buttons, the log with every line and its die roll, the status
+//! line and the refusal banner. They only read views of the game and write [`PlayAction`]s.
+
+use super::card::{CardData, FigureCard, card_of};
+use super::reach_view::{CurrentPreview, CurrentReach};
+use super::{Feedback, Mode, PlayAction, Selection};
+use crate::rules::gait::Gait;
+use crate::rules::movement::Hand;
+use crate::ui::bridge::{GameView, Mirror, Mirrors};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Draws the panels.
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<UiRects>()
+            .add_systems(EguiPrimaryContextPass, draw_panels);
+    }
+}
+
+/// Where the panels are, in window pixels (y down): clicks there are not map clicks, and
+/// the camera fits the map into the rest.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct UiRects {
+    /// The panels' rectangles.
+    pub panels: Vec<Rect>,
+    /// Width taken on the left.
+    pub left: f32,
+    /// Height taken at the top.
+    pub top: f32,
+    /// Height taken at the bottom.
+    pub bottom: f32,
+}
+
+impl UiRects {
+    /// Whether window point `p` is on a panel.
+    pub fn covers(&self, p: Vec2) -> bool {
+        self.panels.iter().any(|r| r.contains(p))
+    }
+
+    /// The part of a window of `size` the panels leave to the map.
+    pub fn free_area(&self, size: Vec2) -> Rect {
+        Rect::new(
+            self.left,
+            self.top,
+            size.x,
+            (size.y - self.bottom).max(self.top),
+        )
+    }
+}
+
+fn to_rect(r: egui::Rect) -> Rect {
+    Rect::new(r.min.x, r.min.y, r.max.x, r.max.y)
+}
+
+const RED: egui::Color32 = egui::Color32::from_rgb(255, 120, 110);
+const GOLD: egui::Color32 = egui::Color32::from_rgb(240, 205, 110);
+
+/// One frame of the panels.
+#[allow(clippy::too_many_arguments)]
+fn draw_panels(
+    mut contexts: EguiContexts,
+    view: Res<GameView>,
+    selection: Res<Selection>,
+    preview: Res<CurrentPreview>,
+    reach: Res<CurrentReach>,
+    feedback: Res<Feedback>,
+    time: Res<Time>,
+    index: Res<Mirrors>,
+    figures: Query<CardData, With<Mirror>>,
+    mut rects: ResMut<UiRects>,
+    mut actions: MessageWriter<PlayAction>,
+) {
+    if view.side_names.is_empty() {
+        rects.set_if_neq(UiRects::default());
+        return;
+    }
+    // No egui context yet (the camera is not up): nothing to draw this frame.
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "play".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    let mut out = Vec::new();
+    let top = egui::Panel::top("turn_bar")
+        .show(&mut root, |ui| turn_bar(ui, &view, &mut out))
+        .response
+        .rect;
+    let bottom = egui::Panel::bottom("log")
+        .exact_size(190.0)
+        .show(&mut root, |ui| log_panel(ui, &view, &feedback))
+        .response
+        .rect;
+    let card = selection
+        .unit
+        .as_ref()
+        .and_then(|u| index.0.get(u))
+        .and_then(|&e| card_of(&figures, e));
+    let left = egui::Panel::left("card")
+        .exact_size(290.0)
+        .resizable(false)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                card_panel(
+                    ui,
+                    &view,
+                    card.as_ref(),
+                    &selection,
+                    &reach,
+                    &preview,
+                    &mut out,
+                );
+            });
+        })
+        .response
+        .rect;
+    if feedback
+        .toast_until
+        .is_some_and(|t| time.elapsed_secs_f64() < t)
+    {
+        egui::Area::new(egui::Id::new("refusal"))
+            .anchor(egui::Align2::CENTER_TOP, [140.0, top.height() + 12.0])
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::new()
+                    .fill(egui::Color32::from_rgb(120, 24, 20))
+                    .inner_margin(10.0)
+                    .corner_radius(6.0)
+                    .show(ui, |ui| {
+                        ui.set_max_width(560.0);
+                        ui.colored_label(egui::Color32::WHITE, printable(&feedback.status));
+                    });
+            });
+    }
+    rects.set_if_neq(UiRects {
+        panels: vec![to_rect(top), to_rect(bottom), to_rect(left)],
+        left: left.max.x,
+        top: top.max.y,
+        bottom: (ctx.viewport_rect().max.y - bottom.min.y).max(0.0),
+    });
+    actions.write_batch(out);
+}
+
+/// Text with the arrows egui's default fonts lack spelled in ASCII.
+pub fn printable(s: &str) -> String {
+    s.replace('→', "->").replace('←', "<-")
+}
+
+fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.heading(format!("Turn {}", view.turn));
+        ui.label(egui::RichText::new(view.phase.label()).strong());
+        match view.side_to_move {
+            Some(s) => ui.label(
+                egui::RichText::new(format!("{} to move", view.side_name(s)))
+                    .color(GOLD)
+                    .strong(),
+            ),
+            None => ui.label("nobody to move"),
+        };
+        ui.separator();
+        ui.label(initiative_text(view));
+        ui.separator();
+        if ui.button("End side's half-move (Enter)").clicked() {
+            out.push(PlayAction::EndSide);
+        }
+        let undo = ui.add_enabled(view.can_undo, egui::Button::new("Undo (U)"));
+        if undo.clicked() {
+            out.push(PlayAction::Undo);
+        }
+    });
+}
+
+/// This turn's initiative rolls in words: `Initiative: Red 5, Blue 3; second: Red 2, Blue 6`.
+pub fn initiative_text(view: &GameView) -> String {
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    for l in view.initiative_rolls() {
+        let Some(r) = &l.roll else { continue };
+        let s = format!("{} {}", r.by, r.value);
+        if l.phase.starts_with("second") {
+            second.push(s);
+        } else {
+            first.push(s);
+        }
+    }
+    let mut t = if first.is_empty() {
+        "Initiative: no roll".to_string()
+    } else {
+        format!("Initiative: {}", first.join(", "))
+    };
+    if !second.is_empty() {
+        t.push_str(&format!("; second: {}", second.join(", ")));
+    }
+    if let Some(w) = view.initiative {
+        t.push_str(&format!(" — {} has it", view.side_name(w)));
+    }
+    t
+}
+
+fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
+    let colour = if feedback.refused {
+        RED
+    } else {
+        ui.visuals().text_color()
+    };
+    ui.add_space(4.0);
+    let status = if feedback.status.is_empty() {
+        match view.side_to_move {
+            Some(s) => format!("{} to move: click a figure.", view.side_name(s)),
+            None => String::new(),
+        }
+    } else {
+        feedback.status.clone()
+    };
+    ui.colored_label(colour, format!("▶ {}", printable(&status)));
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for l in &view.log {
+                let roll = l
+                    .roll
+                    .as_ref()
+                    .map(|r| format!("  [{} {}: {}]", r.by, r.die, r.value))
+                    .unwrap_or_default();
+                let text = format!("T{} {}: {}{roll}", l.turn, l.phase, printable(&l.text));
+                if l.roll.is_some() {
+                    ui.colored_label(GOLD, text);
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+}
+
+fn card_panel(
+    ui: &mut egui::Ui,
+    view: &GameView,
+    card: Option<&FigureCard>,
+    selection: &Selection,
+    reach: &CurrentReach,
+    preview: &CurrentPreview,
+    out: &mut Vec<PlayAction>,
+) {
+    let Some(card) = card else {
+        ui.heading("No figure selected");
+        ui.label("Click a figure of the side to move.");
+        keys_help(ui);
+        return;
+    };
+    super::card::show_card(ui, view, card);
+    ui.separator();
+    if let Some(r) = &reach.0 {
+        if let Some(why) = &r.blocked {
+            ui.colored_label(RED, why);
+        } else if !r.own_side {
+            ui.colored_label(
+                RED,
+                "Not its side's move: its reach is shown for information.",
+            );
+        }
+    }
+    match selection.mode {
+        Mode::Mount => {
+            ui.colored_label(GOLD, "Mount: click the steed (Esc cancels).");
+        }
+        Mode::Dismount => {
+            ui.colored_label(GOLD, "Dismount: click a free cell next to the mount.");
+        }
+        Mode::Move => {}
+    }
+    if let Some(p) = &preview.0 {
+        let name = view.grid.dir_name(p.facing);
+        ui.label(
+            egui::RichText::new(format!(
+                "Path to {} facing {name}: cost {}, {} left after",
+                p.cell, p.cost, p.left_after
+            ))
+            .color(GOLD),
+        );
+        ui.label(&p.words);
+        if p.choices > 1 {
+            ui.label(format!(
+                "End facing {} of {} (Q / E to change)",
+                p.pick + 1,
+                p.choices
+            ));
+        }
+    } else {
+        ui.label("Hover a highlighted cell to preview the path; click to move.");
+    }
+    ui.separator();
+    order_buttons(ui, card.mount.is_some() || card.gait.is_some(), out);
+    keys_help(ui);
+}
+
+fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
+    if mounted {
+        ui.label("Gait");
+        ui.horizontal_wrapped(|ui| {
+            let gaits = [
+                Gait::Walk,
+                Gait::Trot,
+                Gait::Canter,
+                Gait::Gallop,
+                Gait::Halt,
+            ];
+            for (i, g) in gaits.into_iter().enumerate() {
+                if ui.button(format!("{} {}", i + 1, g.name())).clicked() {
+                    out.push(PlayAction::Gait(g));
+                }
+            }
+        });
+    }
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("[ Pivot left").clicked() {
+            out.push(PlayAction::Pivot(Hand::Left));
+        }
+        if ui.button("Pivot right ]").clicked() {
+            out.push(PlayAction::Pivot(Hand::Right));
+        }
+        if mounted && ui.button("B Back up").clicked() {
+            out.push(PlayAction::BackUp);
+        }
+        let m = if mounted { "M Dismount" } else { "M Mount" };
+        if ui.button(m).clicked() {
+            out.push(PlayAction::MountOrDismount);
+        }
+    });
+}
+
+fn keys_help(ui: &mut egui::Ui) {
+    egui::CollapsingHeader::new("Keys").show(ui, |ui| {
+        for line in [
+            "Click: select / move along the preview",
+            "Q / E: previous / next end facing",
+            "1-5: walk, trot, canter, gallop, halt",
+            "[ / ]: pivot left / right",
+            "B: back up   M: mount / dismount",
+            "Enter: end side's half-move",
+            "U or Ctrl+Z: undo   Esc: cancel",
+            "Drag, arrows, WASD: pan   wheel, +/-: zoom   F: fit",
+        ] {
+            ui.label(line);
+        }
+    });
+}

@@ -1,0 +1,220 @@
+//! Headless tests of the play logic: keys, mounting and dismounting through the mirrors,
+//! starting and loading games through the bridge, the card and the turn bar's words.
+
+use super::card::{CardData, card_lines, card_of};
+use super::input::key_action;
+use super::panels::initiative_text;
+use super::*;
+use crate::level::default_level;
+use crate::sim::Game;
+use crate::sim::components::{CarriedBy, FigureId, Position, RidingOn};
+use crate::ui::bridge::{ActiveGame, GameView, LoadGame, Mirror, Mirrors, StartGame};
+use crate::ui::counters::CounterOf;
+
+fn app(seed: u64) -> App {
+    let level = default_level().expect("default level");
+    headless_app(Game::new(&level, seed), level)
+}
+
+fn act(app: &mut App, a: PlayAction) {
+    app.world_mut().write_message(a);
+    app.update();
+}
+
+fn feedback(app: &App) -> Feedback {
+    app.world().resource::<Feedback>().clone()
+}
+
+fn mirror(app: &App, id: &str) -> Entity {
+    app.world().resource::<Mirrors>().0[id]
+}
+
+fn side_prefix(app: &App) -> String {
+    let v = app.world().resource::<GameView>();
+    v.side_name(v.side_to_move.expect("a side moves"))
+        .to_lowercase()
+}
+
+#[test]
+fn keys_become_actions() {
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::Digit2);
+    keys.press(KeyCode::BracketRight);
+    assert_eq!(
+        key_action(&keys),
+        vec![PlayAction::Gait(Gait::Trot), PlayAction::Pivot(Hand::Right)]
+    );
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::ControlLeft);
+    keys.press(KeyCode::KeyZ);
+    assert_eq!(key_action(&keys), vec![PlayAction::Undo]);
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::Enter);
+    keys.press(KeyCode::KeyE);
+    assert_eq!(
+        key_action(&keys),
+        vec![PlayAction::EndSide, PlayAction::CycleFacing(1)]
+    );
+}
+
+#[test]
+fn a_knight_dismounts_and_remounts_and_the_mirrors_follow() {
+    let mut app = app(1);
+    let knight = format!("{}_knight_1", side_prefix(&app));
+    let rider = mirror(&app, &knight);
+    let mount = mirror(&app, &format!("{knight}.mount"));
+    let at = app.world().get::<Position>(rider).expect("placed").0;
+    act(
+        &mut app,
+        PlayAction::Select(Some(format!("{knight}.mount"))),
+    );
+    assert_eq!(
+        app.world().resource::<Selection>().unit.as_deref(),
+        Some(knight.as_str()),
+        "a pair is selected by its rider"
+    );
+    act(&mut app, PlayAction::MountOrDismount);
+    assert_eq!(app.world().resource::<Selection>().mode, Mode::Dismount);
+    let to = crate::rules::grid::Cell::new(at.x - 1, at.y);
+    act(&mut app, PlayAction::Click(to));
+    assert!(!feedback(&app).refused, "{:?}", feedback(&app));
+    assert_eq!(app.world().get::<Position>(rider).map(|p| p.0), Some(to));
+    assert!(app.world().get::<RidingOn>(rider).is_none());
+    assert!(app.world().get::<CarriedBy>(mount).is_none());
+    app.update();
+    let world = app.world_mut();
+    let shown: Vec<Entity> = world
+        .query::<&CounterOf>()
+        .iter(world)
+        .map(|c| c.0)
+        .collect();
+    assert!(
+        shown.contains(&mount),
+        "the riderless horse gets its own counter"
+    );
+
+    // Mounting again: M, then a click on the steed (the rider has no move left: refused by
+    // the rules, D15, and nothing changes).
+    act(&mut app, PlayAction::MountOrDismount);
+    assert_eq!(app.world().resource::<Selection>().mode, Mode::Mount);
+    act(&mut app, PlayAction::Click(at));
+    let fb = feedback(&app);
+    if fb.refused {
+        assert!(fb.status.contains("D15"), "{fb:?}");
+        assert!(app.world().get::<RidingOn>(rider).is_none());
+    } else {
+        assert_eq!(app.world().get::<RidingOn>(rider).map(|r| r.0), Some(mount));
+        assert_eq!(
+            app.world().get::<CarriedBy>(mount).map(|c| c.0),
+            Some(rider)
+        );
+    }
+}
+
+#[test]
+fn mounting_something_that_is_not_a_steed_is_refused_by_the_rules() {
+    let mut app = app(1);
+    let p = side_prefix(&app);
+    let foot = format!("{p}_foot_1");
+    let knight = mirror(&app, &format!("{p}_knight_1"));
+    let knight_at = app.world().get::<Position>(knight).expect("placed").0;
+    act(&mut app, PlayAction::Select(Some(foot)));
+    act(&mut app, PlayAction::MountOrDismount);
+    act(&mut app, PlayAction::Click(knight_at));
+    let fb = feedback(&app);
+    assert!(fb.refused && fb.status.contains("not a steed"), "{fb:?}");
+    assert_eq!(app.world().resource::<Selection>().mode, Mode::Move);
+}
+
+#[test]
+fn orders_without_a_selection_ask_for_one() {
+    let mut app = app(1);
+    act(&mut app, PlayAction::Gait(Gait::Trot));
+    let fb = feedback(&app);
+    assert!(!fb.refused && fb.status.contains("Select a figure"));
+    assert_eq!(
+        app.world()
+            .non_send::<ActiveGame>()
+            .game
+            .record()
+            .orders
+            .len(),
+        0
+    );
+}
+
+#[test]
+fn pivots_are_a_facing_step_on_foot_and_a_right_angle_mounted() {
+    let mut app = app(1);
+    let p = side_prefix(&app);
+    for (id, k) in [(format!("{p}_foot_1"), 1), (format!("{p}_knight_1"), 2)] {
+        act(&mut app, PlayAction::Select(Some(id.clone())));
+        act(&mut app, PlayAction::Pivot(Hand::Left));
+        let game = &app.world().non_send::<ActiveGame>().game;
+        let last = game.record().orders.last().cloned();
+        assert_eq!(
+            last,
+            Some(crate::sim::orders::Order::Move {
+                unit: id,
+                steps: vec![crate::rules::movement::Step::Pivot(-k)]
+            }),
+            "{:?}",
+            feedback(&app)
+        );
+    }
+}
+
+#[test]
+fn a_new_game_replaces_the_old_one_and_clears_the_selection() {
+    let mut app = app(1);
+    let p = side_prefix(&app);
+    act(&mut app, PlayAction::Select(Some(format!("{p}_foot_1"))));
+    let serial = app.world().resource::<GameView>().serial;
+    let record = app.world().non_send::<ActiveGame>().game.record().clone();
+    let level = default_level().expect("default level");
+    app.world_mut().write_message(StartGame { level, seed: 9 });
+    app.update();
+    assert_eq!(app.world().resource::<GameView>().serial, serial + 1);
+    assert_eq!(app.world().resource::<Selection>().unit, None);
+    assert_eq!(app.world().non_send::<ActiveGame>().game.record().seed, 9);
+    let world = app.world_mut();
+    let n = world
+        .query_filtered::<&FigureId, With<Mirror>>()
+        .iter(world)
+        .count();
+    assert_eq!(n, 16 + 6, "16 figures and the 6 mounts of the mounted ones");
+
+    app.world_mut().write_message(LoadGame { record });
+    app.update();
+    assert_eq!(app.world().non_send::<ActiveGame>().game.record().seed, 1);
+}
+
+#[test]
+fn the_card_and_the_turn_bar_say_what_matters() {
+    let mut app = app(1);
+    let p = side_prefix(&app);
+    let e = mirror(&app, &format!("{p}_knight_1"));
+    let view = app.world().resource::<GameView>().clone();
+    let world = app.world_mut();
+    let mut state = world.query_filtered::<CardData, With<Mirror>>();
+    let q = state.query(world);
+    let card = card_of(&q, e).expect("a card");
+    let lines = card_lines(&card, &view);
+    let keys: Vec<&str> = lines.iter().map(|l| l.0).collect();
+    for k in [
+        "Troop",
+        "Weapon",
+        "Armour",
+        "Shield",
+        "Blows",
+        "Body",
+        "Conditions",
+    ] {
+        assert!(keys.contains(&k), "{k} in {keys:?}");
+    }
+    let mount = card.mount.as_ref().expect("a knight rides");
+    assert!(card_lines(mount, &view).iter().any(|l| l.0 == "Gait"));
+    let bar = initiative_text(&view);
+    assert!(bar.starts_with("Initiative: Red "), "{bar}");
+    assert!(bar.contains("Blue ") && bar.contains("has it"), "{bar}");
+}

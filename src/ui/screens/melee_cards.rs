@@ -1,0 +1,187 @@
+//! The card overlay's source in a real game: the melee rules of `sim::melee`. Who must
+//! choose is the melee's list of figures it waits for; each hand is `sim::melee::hand`, card
+//! for card, with the rules' cost and verdict; picks become `Order::PlayCards` and guesses
+//! `Order::GuessDodge` (or `Order::Pass`), validated by the rules like every order.
+
+use super::cards::{CardKind, CardPick, CardSource, CardView, FigureHand, GuessDir, GuessDue};
+use crate::rules::melee::cards::{Card, DodgeDir};
+use crate::rules::melee::hand::HandCard;
+use crate::sim::Game;
+use crate::sim::log::GameLog;
+use crate::sim::melee::{MeleeState, Stage, hand};
+use crate::sim::orders::Order;
+
+/// The melee rules as a [`CardSource`].
+pub struct MeleeCards;
+
+/// The waiting figures with their sides, while the melee waits for `stage`.
+fn waiting(game: &Game, stage: Stage) -> Vec<(String, u8)> {
+    let Some(s) = game.app.world().get_resource::<MeleeState>() else {
+        return Vec::new();
+    };
+    let Some(fight) = s.fight.as_ref().filter(|_| s.stage == stage) else {
+        return Vec::new();
+    };
+    s.waiting_ids()
+        .into_iter()
+        .filter_map(|id| {
+            let side = fight.fighters.get(fight.index_of(&id)?)?.side;
+            Some((id, side))
+        })
+        .collect()
+}
+
+/// How a card of a hand is named in the overlay: its face, with its target (`DELIVER BLOW at
+/// levy`), so each entry of a hand has a name of its own. (The arrow of the rules' own text is
+/// not in egui's default font.)
+pub fn card_name(card: &Card) -> String {
+    match card {
+        Card::Tac(t) => t.name().to_string(),
+        Card::Melee(m) => m.to_string().replace(" → ", " at "),
+    }
+}
+
+/// One entry of a rules hand as the overlay shows it.
+pub fn card_view(c: &HandCard) -> CardView {
+    CardView {
+        name: card_name(&c.card),
+        kind: match c.card {
+            Card::Tac(_) => CardKind::Tac,
+            Card::Melee(_) => CardKind::Melee,
+        },
+        cost: u32::from(c.cost),
+        verdict: c.verdict.clone().map_err(|e| e.to_string()),
+    }
+}
+
+impl CardSource for MeleeCards {
+    fn choosers(&self, game: &mut Game) -> Vec<u8> {
+        let mut sides: Vec<u8> = waiting(game, Stage::Choosing)
+            .into_iter()
+            .chain(waiting(game, Stage::Guessing))
+            .map(|(_, s)| s)
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        sides
+    }
+
+    fn secret(&self, game: &mut Game) -> bool {
+        !waiting(game, Stage::Choosing).is_empty()
+    }
+
+    fn hands(&self, game: &mut Game, side: u8) -> Vec<FigureHand> {
+        let ids: Vec<String> = waiting(game, Stage::Choosing)
+            .into_iter()
+            .filter(|(_, s)| *s == side)
+            .map(|(id, _)| id)
+            .collect();
+        let world = game.app.world_mut();
+        ids.into_iter()
+            .map(|unit| {
+                let cards = hand(world, &unit);
+                let blows = world
+                    .get_resource::<MeleeState>()
+                    .and_then(|s| s.fight.as_ref())
+                    .and_then(|f| f.fighters.get(f.index_of(&unit)?))
+                    .map_or(0, |f| u32::from(f.blows));
+                let mut targets: Vec<String> = cards
+                    .iter()
+                    .filter_map(|c| match &c.card {
+                        Card::Melee(m) => m.target().map(str::to_string),
+                        Card::Tac(_) => None,
+                    })
+                    .collect();
+                targets.sort();
+                targets.dedup();
+                FigureHand {
+                    name: unit.clone(),
+                    unit,
+                    blows,
+                    targets,
+                    cards: cards.iter().map(card_view).collect(),
+                }
+            })
+            .collect()
+    }
+
+    fn guesses(&self, game: &mut Game, side: u8) -> Vec<GuessDue> {
+        let guessers: Vec<String> = waiting(game, Stage::Guessing)
+            .into_iter()
+            .filter(|(_, s)| *s == side)
+            .map(|(id, _)| id)
+            .collect();
+        // The melee names the pairs in its log line asking for the guesses ("G guesses which
+        // way D dodges"); it keeps the pairs themselves private.
+        let log = &game.app.world().resource::<GameLog>().0;
+        let ask = log
+            .iter()
+            .rev()
+            .find(|l| l.text.contains("Before the DODGE cards are faced:"))
+            .map_or("", |l| l.text.as_str());
+        let mut out = Vec::new();
+        for part in ask.split(&[':', ';'][..]) {
+            let part = part.trim().trim_end_matches(" (D7).");
+            if let Some((g, d)) = part.split_once(" guesses which way ")
+                && let Some(d) = d.strip_suffix(" dodges")
+                && guessers.iter().any(|x| x == g)
+            {
+                out.push(GuessDue {
+                    guesser: g.to_string(),
+                    dodger: d.to_string(),
+                });
+            }
+        }
+        out
+    }
+
+    fn play(&self, game: &mut Game, pick: &CardPick) -> Result<(), String> {
+        let cards = hand(game.app.world_mut(), &pick.unit);
+        let find = |name: &str| {
+            cards
+                .iter()
+                .find(|c| card_name(&c.card) == name)
+                .map(|c| c.card.clone())
+                .ok_or_else(|| format!("{} holds no {name} card", pick.unit))
+        };
+        let tac = match &pick.tac {
+            None => None,
+            Some(name) => match find(name)? {
+                Card::Tac(t) => Some(t),
+                Card::Melee(_) => return Err(format!("{name} is not a TAC card")),
+            },
+        };
+        let mut melee = Vec::new();
+        for name in &pick.melee {
+            match find(name)? {
+                Card::Melee(m) => melee.push(m),
+                Card::Tac(_) => return Err(format!("{name} is not a MELEE card")),
+            }
+        }
+        let order = Order::PlayCards {
+            unit: pick.unit.clone(),
+            tac,
+            tac_target: pick.tac_target.clone().filter(|_| tac.is_some()),
+            melee,
+        };
+        game.order(&order).map_err(|r| r.to_string())
+    }
+
+    fn guess(&self, game: &mut Game, due: &GuessDue, dir: Option<GuessDir>) -> Result<(), String> {
+        let order = match dir {
+            None => Order::Pass {
+                unit: due.guesser.clone(),
+            },
+            Some(d) => Order::GuessDodge {
+                unit: due.guesser.clone(),
+                target: due.dodger.clone(),
+                guess: match d {
+                    GuessDir::Left => DodgeDir::Left,
+                    GuessDir::Right => DodgeDir::Right,
+                    GuessDir::Back => DodgeDir::Back,
+                },
+            },
+        };
+        game.order(&order).map_err(|r| r.to_string())
+    }
+}

@@ -1,0 +1,356 @@
+//! In a game: the Esc menu (Save, Load, Rules, Help, Quit to start screen), the save and load
+//! dialogs, error messages, the help overlay, the rules window, short notices, and the keys
+//! that open them. Drawing only edits [`Overlays`] and queues [`ScreenAction`]s.
+
+use super::Screen;
+use super::actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView};
+use super::cards::{CardsAnswer, Picks, show_cards};
+use super::handover::{Handover, show_handover};
+use super::keys::{BINDINGS, contexts};
+use super::markdown::{Block, RULES_MD, parse, show};
+use super::saves::SaveInfo;
+use crate::ui::play::Selection;
+use bevy::input::keyboard::Key;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui, input::EguiWantsInput};
+
+/// F1 or ? help, F2 rules, Esc closes the topmost overlay or opens the menu (when no figure
+/// is selected: then Esc is the in-game cancel), Ctrl+S saves. Keys typed into a text field
+/// (a save name, the seed) are egui's, not these.
+#[allow(clippy::too_many_arguments)]
+pub fn hotkeys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    logical: Option<Res<ButtonInput<Key>>>,
+    egui_input: Option<Res<EguiWantsInput>>,
+    screen: Res<State<Screen>>,
+    handover: Res<Handover>,
+    selection: Option<Res<Selection>>,
+    mut overlays: ResMut<Overlays>,
+    mut actions: ResMut<ScreenActions>,
+) {
+    let Some(keys) = keys else { return };
+    if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) || handover.screen_up() {
+        return;
+    }
+    let question = logical.is_some_and(|l| l.just_pressed(Key::Character("?".into())));
+    if keys.just_pressed(KeyCode::F1) || question {
+        overlays.help = !overlays.help;
+    }
+    if keys.just_pressed(KeyCode::F2) {
+        overlays.rules = !overlays.rules;
+    }
+    let playing = *screen.get() == Screen::Playing;
+    if keys.just_pressed(KeyCode::Escape) {
+        if overlays.dialog.is_some() {
+            overlays.dialog = None;
+        } else if overlays.rules {
+            overlays.rules = false;
+        } else if overlays.help {
+            overlays.help = false;
+        } else if playing && (overlays.menu || selection.is_none_or(|s| *s == Selection::default()))
+        {
+            overlays.menu = !overlays.menu;
+        }
+    }
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if playing && ctrl && keys.just_pressed(KeyCode::KeyS) {
+        actions.0.push(ScreenAction::QuickSave);
+    }
+}
+
+/// Converts a side's counter colour for egui.
+pub fn side_colour32(side: u8) -> egui::Color32 {
+    let c = crate::ui::art::side_colour(side).to_srgba();
+    let to = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    // Lightened so the name reads on a dark background.
+    egui::Color32::from_rgb(
+        to(c.red * 0.6 + 0.4),
+        to(c.green * 0.6 + 0.4),
+        to(c.blue * 0.6 + 0.4),
+    )
+}
+
+/// The in-game egui system; see [`playing_ui`].
+pub fn draw_playing(
+    mut contexts: EguiContexts,
+    view: Res<ScreenView>,
+    handover: Res<Handover>,
+    mut overlays: ResMut<Overlays>,
+    mut picks: ResMut<Picks>,
+    mut actions: ResMut<ScreenActions>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks);
+    actions.0.extend(asked);
+    Ok(())
+}
+
+/// Draws a game's screens: the hand-over screen alone while it is up (nothing of the board,
+/// the cards or the menu shows), otherwise the card overlay and the menu.
+pub fn playing_ui(
+    ctx: &egui::Context,
+    view: &ScreenView,
+    handover: &Handover,
+    overlays: &mut Overlays,
+    picks: &mut Picks,
+) -> Vec<ScreenAction> {
+    let mut out = Vec::new();
+    if let Some(next) = handover.waiting_for {
+        let name = view
+            .side_names
+            .get(usize::from(next))
+            .cloned()
+            .unwrap_or_else(|| format!("side {}", u16::from(next) + 1));
+        if show_handover(ctx, &name, side_colour32(next)) {
+            out.push(ScreenAction::AcceptHandover);
+        }
+        return out;
+    }
+    if let Some(overlay) = view.cards.as_ref().filter(|_| !overlays.blocking()) {
+        match show_cards(ctx, overlay, picks) {
+            Some(CardsAnswer::Play(p)) => out.push(ScreenAction::PlayCards(p)),
+            Some(CardsAnswer::Guess(due, dir)) => out.push(ScreenAction::Guess(due, dir)),
+            None => {}
+        }
+    }
+    if overlays.menu && overlays.dialog.is_none() {
+        out.extend(menu_ui(ctx, view, overlays));
+    }
+    out
+}
+
+/// The Esc menu; returns the action chosen.
+pub fn menu_ui(
+    ctx: &egui::Context,
+    view: &ScreenView,
+    overlays: &mut Overlays,
+) -> Option<ScreenAction> {
+    let mut action = None;
+    egui::Window::new("Game menu")
+        .id(egui::Id::new("warhorse-menu"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "{} — turn {}, {}",
+                view.level_name, view.turn, view.phase
+            ));
+            ui.add_space(6.0);
+            let wide = |ui: &mut egui::Ui, t: &str| {
+                ui.add_sized([220.0, 28.0], egui::Button::new(t)).clicked()
+            };
+            ui.vertical_centered(|ui| {
+                if wide(ui, "Resume (Esc)") {
+                    overlays.menu = false;
+                }
+                if wide(ui, "Save…") {
+                    overlays.dialog = Some(Dialog::Save {
+                        name: format!("turn {}", view.turn),
+                        error: None,
+                    });
+                }
+                if wide(ui, "Load…") {
+                    action = Some(ScreenAction::OpenLoad);
+                }
+                if wide(ui, "Rules (F2)") {
+                    overlays.rules = true;
+                }
+                if wide(ui, "Help (F1)") {
+                    overlays.help = true;
+                }
+                if wide(ui, "Quit to start screen") {
+                    action = Some(ScreenAction::QuitToStart);
+                }
+            });
+        });
+    action
+}
+
+/// The egui system for what both screens share; see [`common_ui`].
+pub fn draw_common(
+    mut contexts: EguiContexts,
+    mut overlays: ResMut<Overlays>,
+    mut actions: ResMut<ScreenActions>,
+    time: Res<Time>,
+    mut rules: Local<Vec<Block>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if overlays.rules && rules.is_empty() {
+        *rules = parse(RULES_MD);
+    }
+    let asked = common_ui(ctx, &mut overlays, time.elapsed_secs_f64(), &rules);
+    actions.0.extend(asked);
+    Ok(())
+}
+
+/// Draws the dialogs, the help overlay, the rules window (from parsed `rules`) and the
+/// notice, at time `now` (seconds), on either screen.
+pub fn common_ui(
+    ctx: &egui::Context,
+    overlays: &mut Overlays,
+    now: f64,
+    rules: &[Block],
+) -> Option<ScreenAction> {
+    if overlays.rules {
+        rules_ui(ctx, &mut overlays.rules, rules);
+    }
+    if overlays.help {
+        help_ui(ctx, &mut overlays.help);
+    }
+    let action = dialog_ui(ctx, overlays);
+    if overlays
+        .notice
+        .as_ref()
+        .is_some_and(|(_, until)| *until < now)
+    {
+        overlays.notice = None;
+    }
+    if let Some((text, _)) = &overlays.notice {
+        notice_ui(ctx, text);
+    }
+    action
+}
+
+/// The rules window: `docs/rules.md`, scrollable.
+pub fn rules_ui(ctx: &egui::Context, open: &mut bool, blocks: &[Block]) {
+    let screen = ctx.viewport_rect();
+    let size = egui::vec2(900.0_f32.min(screen.width() - 40.0), screen.height() - 80.0);
+    egui::Window::new("Rules")
+        .id(egui::Id::new("warhorse-rules"))
+        .open(open)
+        .default_rect(egui::Rect::from_center_size(
+            screen.center(),
+            size.max(egui::vec2(200.0, 200.0)),
+        ))
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| show(ui, blocks));
+        });
+}
+
+/// The help overlay: every binding of [`BINDINGS`], grouped.
+pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Keys and mouse")
+        .id(egui::Id::new("warhorse-help"))
+        .open(open)
+        .collapsible(false)
+        .default_width(560.0)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            for group in contexts() {
+                ui.add_space(4.0);
+                ui.strong(group);
+                egui::Grid::new(("help", group))
+                    .num_columns(2)
+                    .spacing([24.0, 3.0])
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for b in BINDINGS.iter().filter(|b| b.context == group) {
+                            ui.label(egui::RichText::new(b.input).monospace());
+                            ui.label(b.action);
+                            ui.end_row();
+                        }
+                    });
+            }
+            ui.add_space(6.0);
+            ui.label(egui::RichText::new("F1, ? or Esc closes this.").weak());
+        });
+}
+
+fn save_row(ui: &mut egui::Ui, s: &SaveInfo) -> bool {
+    let mut clicked = false;
+    ui.horizontal(|ui| match &s.summary {
+        Ok(summary) => {
+            clicked = ui.button(&s.name).clicked();
+            ui.label(egui::RichText::new(summary).weak());
+        }
+        Err(why) => {
+            // Still loadable on purpose: loading shows the full error in a dialog.
+            clicked = ui
+                .button(egui::RichText::new(&s.name).weak())
+                .on_hover_text(why)
+                .clicked();
+            ui.label(egui::RichText::new("cannot be read — click for why").weak());
+        }
+    });
+    clicked
+}
+
+/// The save, load and message dialogs; returns the action asked for.
+pub fn dialog_ui(ctx: &egui::Context, overlays: &mut Overlays) -> Option<ScreenAction> {
+    let mut action = None;
+    let mut close = false;
+    let window = |title: &str| {
+        egui::Window::new(title.to_string())
+            .id(egui::Id::new("warhorse-dialog"))
+            .collapsible(false)
+            .resizable(false)
+            .order(egui::Order::Foreground)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+    };
+    match &mut overlays.dialog {
+        None => {}
+        Some(Dialog::Save { name, error }) => {
+            window("Save game").show(ctx, |ui| {
+                ui.label("Name (saved in saves/):");
+                // Enter saves and Esc cancels wherever the focus is; read before the text
+                // field, which consumes them.
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                close = ui.input(|i| i.key_pressed(egui::Key::Escape));
+                let edit = ui.text_edit_singleline(name);
+                if !edit.has_focus() && ui.memory(|m| m.focused().is_none()) {
+                    edit.request_focus();
+                }
+                if let Some(e) = error {
+                    ui.colored_label(egui::Color32::from_rgb(230, 120, 100), e.as_str());
+                }
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() || enter {
+                        action = Some(ScreenAction::Save(name.clone()));
+                    }
+                    close |= ui.button("Cancel").clicked();
+                });
+            });
+        }
+        Some(Dialog::Load(saves)) => {
+            window("Load game").show(ctx, |ui| {
+                if saves.is_empty() {
+                    ui.label("There are no saves in saves/ yet.");
+                }
+                egui::ScrollArea::vertical()
+                    .max_height(360.0)
+                    .show(ui, |ui| {
+                        for s in saves.iter() {
+                            if save_row(ui, s) {
+                                action = Some(ScreenAction::Load(s.path.clone()));
+                            }
+                        }
+                    });
+                close = ui.button("Cancel").clicked();
+            });
+        }
+        Some(Dialog::Message { title, text }) => {
+            window(title).show(ctx, |ui| {
+                ui.set_max_width(520.0);
+                ui.label(text.as_str());
+                close = ui.button("OK").clicked();
+            });
+        }
+    }
+    if close {
+        overlays.dialog = None;
+    }
+    action
+}
+
+fn notice_ui(ctx: &egui::Context, text: &str) {
+    egui::Area::new(egui::Id::new("warhorse-notice"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 12.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(text));
+        });
+}

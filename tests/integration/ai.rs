@@ -1,0 +1,269 @@
+//! The AI over whole games (I1–I4): no order the rules refuse, the same seed the same game,
+//! saved AI games that replay, and decisions that never depend on hidden information.
+
+use std::path::Path;
+use warhorse::ai::view::View;
+use warhorse::ai::{AiLevel, bout};
+use warhorse::level::{Level, default_level, load_level_file};
+use warhorse::sim::Game;
+use warhorse::sim::dice::Dice;
+use warhorse::sim::orders::Order;
+
+fn levels() -> Vec<Level> {
+    let mut v = vec![default_level().expect("default level")];
+    for f in ["destrier_skirmish", "asl_cavalry", "realms_ambush"] {
+        v.push(load_level_file(Path::new(&format!("levels/{f}.ron"))).expect("level loads"));
+    }
+    v
+}
+
+/// Many seeded AI-against-AI games on every level, both strengths: the rules refuse nothing.
+#[test]
+fn i4_no_order_the_rules_refuse_over_many_seeded_games() {
+    let mut games = 0;
+    let mut orders = 0;
+    let mut refused = 0;
+    let mut refusals = Vec::new();
+    for (li, level) in levels().iter().enumerate() {
+        let seeds = if li == 0 { 0..6 } else { 0..2 };
+        for seed in seeds {
+            for pair in [
+                [AiLevel::Table, AiLevel::Table],
+                [AiLevel::Lookahead, AiLevel::Table],
+                [AiLevel::Table, AiLevel::Lookahead],
+            ] {
+                let r = bout::play(level, seed, 20, &pair);
+                games += 1;
+                orders += r.orders;
+                refused += r.refused;
+                refusals.extend(
+                    r.refusals
+                        .iter()
+                        .map(|x| format!("{} seed {seed}: {x}", level.file.name)),
+                );
+            }
+        }
+    }
+    assert!(
+        orders > games * 20,
+        "the AI gave orders ({orders} in {games} games)"
+    );
+    assert_eq!(refused, 0, "refusals:\n{}", refusals.join("\n"));
+}
+
+fn result_json(r: &bout::BoutResult) -> String {
+    serde_json::to_string(r).expect("serialises")
+}
+
+#[test]
+fn i4_the_same_seed_plays_the_same_game() {
+    let level = default_level().expect("default");
+    for pair in [
+        [AiLevel::Table, AiLevel::Table],
+        [AiLevel::Lookahead, AiLevel::Table],
+    ] {
+        let a = bout::play(&level, 42, 12, &pair);
+        let b = bout::play(&level, 42, 12, &pair);
+        assert_eq!(result_json(&a), result_json(&b), "timings aside, identical");
+        assert!(
+            !result_json(&a).contains("total_us"),
+            "timings are not in the result"
+        );
+    }
+}
+
+/// An AI game is an ordinary record: its orders (the table rolls among them) replay into the
+/// same game, log included, which is what saves and undo rely on.
+#[test]
+fn i4_an_ai_game_replays_from_its_record() {
+    let level = default_level().expect("default");
+    let mut g = Game::new(&level, 9);
+    warhorse::ai::set_level(&mut g, 1, AiLevel::Lookahead);
+    for _ in 0..300 {
+        let Some(side) = warhorse::ai::side_to_act(&mut g) else {
+            break;
+        };
+        let o = warhorse::ai::next_order(&mut g, side).unwrap_or(Order::EndSide);
+        g.order(&o).expect("accepted");
+    }
+    assert!(
+        g.record()
+            .orders
+            .iter()
+            .any(|o| matches!(o, Order::ActionRoll { .. }))
+    );
+    let mut again = Game::from_record(g.record()).expect("replays");
+    let (a, b) = (g.snapshot(), again.snapshot());
+    assert_eq!(a.figures, b.figures);
+    assert_eq!(a.log, b.log);
+}
+
+/// I4: the AI's view and its decisions do not change with what it must not know — the dice
+/// to come, and the opponents' face-down choices.
+#[test]
+fn i4_no_peeking_at_hidden_state() {
+    let level = default_level().expect("default");
+    let mut a = Game::new(&level, 5);
+    let mut b = Game::new(&level, 5);
+    // The dice to come differ completely.
+    b.app.world_mut().insert_resource(Dice::new(999_999));
+    assert_eq!(
+        View::build(a.app.world_mut()),
+        View::build(b.app.world_mut())
+    );
+    // The first decision of a turn is its roll: the same order in both.
+    let side = warhorse::ai::side_to_act(&mut a).expect("a side moves");
+    let oa = warhorse::ai::next_order(&mut a, side);
+    let ob = warhorse::ai::next_order(&mut b, side);
+    assert_eq!(oa, ob);
+}
+
+#[test]
+fn i5_play_side_turn_and_explain() {
+    let level = default_level().expect("default");
+    let mut g = Game::new(&level, 3);
+    let side = warhorse::ai::side_to_act(&mut g).expect("a side moves");
+    let played = warhorse::ai::play_side_turn(&mut g, side, AiLevel::Table);
+    assert!(played.iter().all(|(_, r)| r.is_ok()), "{played:?}");
+    assert_eq!(played.last().map(|x| &x.0), Some(&Order::EndSide));
+    let rolls: Vec<&Order> = played
+        .iter()
+        .map(|x| &x.0)
+        .filter(|o| matches!(o, Order::ActionRoll { .. }))
+        .collect();
+    assert!(!rolls.is_empty());
+    let Order::ActionRoll { unit } = rolls[0] else {
+        unreachable!()
+    };
+    let e = warhorse::ai::explain(&g, unit).expect("explained");
+    assert!(e.roll >= 1 && e.roll <= 6);
+    assert_eq!(e.risk, e.terms.iter().map(|t| t.1).sum::<i32>());
+    assert!(!e.action.is_empty() && !e.conduct.is_empty());
+    assert!(!warhorse::ai::waits_for(&mut g, side));
+}
+
+#[test]
+fn i6_sim_victory_condition() {
+    use bout::{Standing, decided, on_points};
+    let s = |lost, left| Standing {
+        side: "x".into(),
+        level: AiLevel::Table,
+        figures: 4,
+        lost,
+        body_start: 100,
+        body_left: left,
+    };
+    assert_eq!(decided(&[s(0, 100), s(1, 90)]), None);
+    assert_eq!(decided(&[s(4, 0), s(1, 90)]).map(|d| d.0), Some(Some(1)));
+    assert_eq!(decided(&[s(4, 0), s(4, 0)]).map(|d| d.0), Some(None));
+    assert_eq!(on_points(&[s(0, 80), s(1, 90)]).0, Some(1));
+    assert_eq!(on_points(&[s(0, 90), s(1, 90)]).0, None);
+}
+
+/// A footman of each side in contact; Red is surprised, so Blue has the initiative and Red
+/// may not walk out of the contact (D16).
+fn contact_game() -> Game {
+    let text = r#"Level(name: "contact", ruleset: "destrier", width: 12, height: 8,
+        legend: { '.': (name: "open", cost: 1) },
+        rows: ["............", "............", "............", "............",
+               "............", "............", "............", "............"],
+        sides: [(name: "Red", control: Ai), (name: "Blue", control: Human)],
+        surprised: Some("Red"),
+        figures: [
+            (id: "r", template: "footman", side: "Red", at: (5, 4), facing: "E"),
+            (id: "b", template: "footman", side: "Blue", at: (6, 4), facing: "W"),
+        ])"#;
+    let level = warhorse::level::load_level_str(text, "<contact>", None).expect("loads");
+    let mut g = Game::new(&level, 11);
+    warhorse::ai::set_level(&mut g, 0, AiLevel::Lookahead);
+    // Red by the AI, Blue ends its half-moves, until the melee waits for cards.
+    for _ in 0..100 {
+        if g.snapshot().to_choose.len() == 2 {
+            break;
+        }
+        match warhorse::ai::side_to_act(&mut g) {
+            Some(0) => {
+                let o = warhorse::ai::next_order(&mut g, 0).unwrap_or(Order::EndSide);
+                g.order(&o).expect("accepted");
+            }
+            _ => g.order(&Order::EndSide).expect("accepted"),
+        }
+    }
+    g
+}
+
+#[test]
+fn i4_face_down_cards_stay_hidden_from_the_ai() {
+    use warhorse::rules::melee::cards::{MeleeCard, TacCard};
+    let mut a = contact_game();
+    let mut b = contact_game();
+    assert_eq!(
+        a.snapshot().to_choose,
+        vec!["b".to_string(), "r".to_string()]
+    );
+    a.order(&Order::PlayCards {
+        unit: "b".into(),
+        tac: Some(TacCard::StandGround),
+        tac_target: None,
+        melee: vec![MeleeCard::DeliverBlow { target: "r".into() }],
+    })
+    .expect("Blue's blow, face down");
+    b.order(&Order::Pass { unit: "b".into() })
+        .expect("Blue passes, face down");
+    let oa = warhorse::ai::next_order(&mut a, 0).expect("Red must choose");
+    let ob = warhorse::ai::next_order(&mut b, 0).expect("Red must choose");
+    assert_eq!(oa, ob, "the AI cannot tell what Blue played");
+    assert!(matches!(oa, Order::PlayCards { .. } | Order::Pass { .. }));
+    a.order(&oa).expect("the AI's cards are legal");
+}
+
+/// Two knights facing each other across an open field; Red is played by hand.
+fn charge_game(seed: u64) -> Game {
+    let text = r#"Level(name: "joust", ruleset: "destrier", width: 20, height: 9,
+        legend: { '.': (name: "open", cost: 1) },
+        rows: ["....................", "....................", "....................",
+               "....................", "....................", "....................",
+               "....................", "....................", "...................."],
+        sides: [(name: "Red", control: Human), (name: "Blue", control: Ai)],
+        figures: [
+            (id: "r", template: "knight_on_destrier", side: "Red", at: (5, 4), facing: "E", gait: Trot),
+            (id: "b", template: "knight_on_destrier", side: "Blue", at: (12, 4), facing: "W", gait: Trot),
+        ])"#;
+    let level = warhorse::level::load_level_str(text, "<joust>", None).expect("loads");
+    let mut g = Game::new(&level, seed);
+    warhorse::ai::set_level(&mut g, 1, AiLevel::Lookahead);
+    g
+}
+
+#[test]
+fn i4_undeclared_charges_stay_hidden_from_the_ai() {
+    // Find a seed where both knights must write their charge orders in turn 1.
+    let seed = (0..50)
+        .find(|&s| charge_game(s).snapshot().to_declare.len() == 2)
+        .expect("a seed with both knights declaring");
+    let mut a = charge_game(seed);
+    let mut b = charge_game(seed);
+    a.order(&Order::DeclareCharge {
+        unit: "r".into(),
+        targets: vec!["b".into()],
+    })
+    .expect("Red charges, face down");
+    b.order(&Order::NoCharge { unit: "r".into() })
+        .expect("Red does not, face down");
+    // Up to the reveal (Blue's own declaration is the last face-down order) Blue's orders —
+    // its table roll, then its declaration — are the same either way.
+    let mut declared = false;
+    for _ in 0..20 {
+        let oa = warhorse::ai::next_order(&mut a, 1);
+        let ob = warhorse::ai::next_order(&mut b, 1);
+        assert_eq!(oa, ob, "Blue cannot tell what Red wrote");
+        let Some(o) = oa else { break };
+        declared = matches!(o, Order::DeclareCharge { .. } | Order::NoCharge { .. });
+        a.order(&o).expect("accepted");
+        b.order(&o).expect("accepted");
+        if declared {
+            break;
+        }
+    }
+    assert!(declared, "Blue wrote its charge orders");
+}

@@ -1,0 +1,102 @@
+//! End to end: the real `warhorse` binary in a virtual X display (Xvfb, software Vulkan via
+//! mesa's lavapipe). Its hidden `--e2e DIR` self-test loads the default level, clicks a figure
+//! of the side to move and then the farthest cell it can reach with synthetic window input,
+//! checks in the game that the figure moved along the previewed path, and saves screenshots.
+//! Skipped (with a note) where `xvfb-run` is not installed; `.ci/run` installs it.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Generous: a debug build renders in software.
+const TIMEOUT: Duration = Duration::from_secs(420);
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
+
+fn png_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+#[test]
+fn the_window_moves_a_figure_from_real_input_under_xvfb() {
+    if !on_path("xvfb-run") {
+        eprintln!(
+            "SKIPPED the_window_moves_a_figure_from_real_input_under_xvfb: xvfb-run is not \
+             installed (apt-get install xvfb mesa-vulkan-drivers xauth; .ci/run does)"
+        );
+        return;
+    }
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_warhorse"))
+        .arg("--e2e")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Its own process group, so a hung run is killed with its X server.
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd.spawn().expect("xvfb-run starts");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the window") {
+            break Some(status);
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let tail: String = stderr
+        .lines()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Some(status) = status else {
+        panic!(
+            "the window did not finish in {TIMEOUT:?}\nstdout:\n{stdout}\nstderr (tail):\n{tail}"
+        );
+    };
+    let verdict = stdout
+        .lines()
+        .find(|l| l.starts_with("E2E "))
+        .unwrap_or("no E2E line");
+    println!("{verdict} (in {:.1} s)", start.elapsed().as_secs_f64());
+    assert!(
+        status.success() && verdict.starts_with("E2E PASS"),
+        "{status}: {verdict}\nstdout:\n{stdout}\nstderr (tail):\n{tail}"
+    );
+    for name in ["preview.png", "moved.png"] {
+        let size = png_size(&out.join(name));
+        // A blank 1280×800 PNG is a few kilobytes; the map and panels make hundreds.
+        assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
+    }
+}

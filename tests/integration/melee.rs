@@ -1,0 +1,212 @@
+//! The melee (D6–D12, §6) through the real binary and the `Game` API: a scripted turn of the
+//! card system replays byte for byte and reads like a turn of the tabletop game; choices stay
+//! face down until all are in; cards that may not be played are refused with their rule; the
+//! seed 002 spell example happens in play.
+
+use std::process::Command;
+use warhorse::level::load_level_file;
+use warhorse::rules::melee::cards::{MeleeCard, TacCard};
+use warhorse::sim::Game;
+use warhorse::sim::orders::Order;
+use warhorse::sim::phase::Phase;
+
+fn script(level: &str, orders: &str, seed: u64) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_warhorse"))
+        .args([
+            "script",
+            level,
+            orders,
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the warhorse binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn log_texts(v: &serde_json::Value) -> Vec<String> {
+    v["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .map(|l| l["text"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+const LEVEL: &str = "tests/fixtures/melee.ron";
+const ORDERS: &str = "tests/fixtures/melee.orders.ron";
+
+#[test]
+fn a_scripted_melee_replays_identically_and_reads_like_a_turn() {
+    let a = script(LEVEL, ORDERS, 3);
+    let b = script(LEVEL, ORDERS, 3);
+    assert_eq!(a, b, "same seed, same orders, same bytes");
+    let v: serde_json::Value = serde_json::from_str(&a).expect("json");
+    for o in v["orders"].as_array().expect("orders") {
+        assert_eq!(o["result"], "accepted", "{o}");
+    }
+    let log = log_texts(&v);
+    let has = |s: &str| log.iter().any(|l| l.contains(s));
+    for line in [
+        "Melee: blue_foot_1, blue_foot_2, knight, knight.mount, red_foot take part",
+        "Waiting for a TAC card and MELEE cards, face down, from:",
+        "knight chooses its cards, face down.",
+        "TAC phase — cards face up: blue_foot_1: STAND GROUND + WEAPON PARRY;",
+        "knight plays DELIVER BLOW at blue_foot_1 with its lance (H) through the front side: needs",
+        "Before the DODGE cards are faced: knight guesses which way blue_foot_1 dodges",
+        "Card round 1 — cards face up: blue_foot_1: DODGE BACK",
+        "End of choosing:",
+        "The melee phase ends",
+    ] {
+        assert!(has(line), "no log line with {line:?}:\n{}", log.join("\n"));
+    }
+    // Every die is in the log with what it decided.
+    let rolls = v["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["phase"] == "TAC phase" && l["roll"].is_object())
+        .count();
+    assert!(rolls >= 5, "{rolls} rolls in the TAC phase");
+    // The melee is over and the game moved on to the next turn.
+    assert_eq!(v["turn"], 2);
+    let seed4 = script(LEVEL, ORDERS, 4);
+    assert_ne!(a, seed4, "another seed, another fight");
+}
+
+#[test]
+fn the_game_waits_for_face_down_cards_and_says_who_must_choose() {
+    let level = load_level_file(std::path::Path::new(LEVEL)).expect("fixture");
+    let mut g = Game::new(&level, 3);
+    for _ in 0..4 {
+        g.order(&Order::EndSide).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::Tac);
+    let s = g.snapshot();
+    assert_eq!(
+        s.to_choose,
+        [
+            "blue_foot_1",
+            "blue_foot_2",
+            "knight",
+            "knight.mount",
+            "red_foot"
+        ]
+    );
+    assert!(s.to_move.is_none());
+    // A card the figure may not play is refused with its rule, and nothing changes.
+    let gb = Order::PlayCards {
+        unit: "red_foot".into(),
+        tac: None,
+        tac_target: None,
+        melee: vec![MeleeCard::GreatBlow {
+            target: "blue_foot_2".into(),
+        }],
+    };
+    let why = g.order(&gb).unwrap_err().0;
+    assert!(why.starts_with("§6 GREAT BLOW"), "{why}");
+    assert_eq!(g.snapshot().log, s.log);
+    // Half-move orders are not for the melee.
+    let mv = Order::Move {
+        unit: "knight".into(),
+        steps: vec![warhorse::rules::movement::Step::Forward],
+    };
+    assert!(g.order(&mv).is_err());
+    // A choice stays face down: the log names the figure, never the card.
+    let play = Order::PlayCards {
+        unit: "knight".into(),
+        tac: Some(TacCard::StandGround),
+        tac_target: None,
+        melee: vec![MeleeCard::DeliverBlow {
+            target: "blue_foot_1".into(),
+        }],
+    };
+    g.order(&play).unwrap();
+    let last = g.snapshot().log.last().unwrap().text.clone();
+    assert_eq!(last, "knight chooses its cards, face down.");
+    assert!(
+        !g.snapshot()
+            .log
+            .iter()
+            .any(|l| l.text.contains("DELIVER BLOW"))
+    );
+    let why = g.order(&play).unwrap_err().0;
+    assert!(why.contains("no cards to choose now"), "{why}");
+    // Cards outside a melee are refused.
+    let mut h = Game::new(&level, 3);
+    assert!(h.order(&play).unwrap_err().0.starts_with("D6/D7"));
+    // Every hand card carries its cost and its verdict.
+    let hand = warhorse::sim::melee::hand(g.app.world_mut(), "red_foot");
+    assert!(hand.iter().any(|c| c.verdict.is_ok()));
+    let odds = warhorse::sim::melee::odds(
+        g.app.world_mut(),
+        "red_foot",
+        "blue_foot_2",
+        &MeleeCard::DeliverBlow {
+            target: "blue_foot_2".into(),
+        },
+        &[],
+    )
+    .expect("odds");
+    assert_eq!(odds.chance, 55);
+}
+
+#[test]
+fn nobody_in_contact_no_melee() {
+    let level = load_level_file(std::path::Path::new("tests/fixtures/field.ron")).expect("fixture");
+    let mut g = Game::new(&level, 5);
+    for _ in 0..4 {
+        g.order(&Order::EndSide).unwrap();
+    }
+    assert_eq!((g.snapshot().turn, g.phase()), (2, Phase::FirstHalfMove));
+    assert!(
+        g.snapshot()
+            .log
+            .iter()
+            .any(|l| l.text.contains("there is no melee this turn (D6)"))
+    );
+}
+
+#[test]
+fn seed_002_spells_in_play_leave_the_dwarf_paralysed() {
+    let v: serde_json::Value = serde_json::from_str(&script(
+        "tests/fixtures/melee_realms.ron",
+        "tests/fixtures/melee_realms.orders.ron",
+        2,
+    ))
+    .expect("json");
+    for o in v["orders"].as_array().expect("orders") {
+        assert_eq!(o["result"], "accepted", "{o}");
+    }
+    let dwarf = v["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "dwarf")
+        .expect("dwarf");
+    let conds: Vec<&str> = dwarf["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    for c in ["quick_step", "shackled", "ghoul_touch"] {
+        assert!(conds.contains(&c), "{conds:?}");
+    }
+    // 40 ft (8 hexes) × 5/4 × 1/2 = 25 ft, less the ghoul's 25 ft: paralysed (R1).
+    assert_eq!(dwarf["allowance"], "0");
+    let log = log_texts(&v);
+    assert!(
+        log.iter()
+            .any(|l| l.contains("mage_r casts quick step on dwarf")),
+        "{log:?}"
+    );
+}

@@ -1,0 +1,231 @@
+//! The in-game interface, headless (no window, no GPU): the play logic on `MinimalPlugins`
+//! driven by the same actions a click or a key produces, checked against the game itself.
+
+use bevy::prelude::*;
+use warhorse::level::default_level;
+use warhorse::rules::grid::Cell;
+use warhorse::sim::Game;
+use warhorse::sim::components::{CarriedBy, FigureId, Position, SideId};
+use warhorse::sim::orders::Order;
+use warhorse::ui::bridge::{ActiveGame, GameView, Mirror};
+use warhorse::ui::play::reach_view::{CurrentPreview, CurrentReach};
+use warhorse::ui::play::{Feedback, Hover, PlayAction, Selection, headless_app};
+
+fn app(seed: u64) -> App {
+    let level = default_level().expect("the default level loads");
+    headless_app(Game::new(&level, seed), level)
+}
+
+fn act(app: &mut App, a: PlayAction) {
+    app.world_mut().write_message(a);
+    app.update();
+}
+
+fn hover(app: &mut App, cell: Cell, pick: usize) {
+    *app.world_mut().resource_mut::<Hover>() = Hover {
+        cell: Some(cell),
+        pick,
+    };
+    app.update();
+}
+
+fn game(app: &App) -> &Game {
+    &app.world().non_send::<ActiveGame>().game
+}
+
+fn view(app: &App) -> GameView {
+    app.world().resource::<GameView>().clone()
+}
+
+fn state(app: &mut App) -> String {
+    let snap = app.world_mut().non_send_mut::<ActiveGame>().game.snapshot();
+    serde_json::to_string(&snap.figures).expect("snapshot serialises")
+}
+
+/// Figures standing on their own (riders and foot, not carried mounts) of side `side`, by id.
+fn figures_of(app: &mut App, side: u8) -> Vec<(String, Cell)> {
+    let world = app.world_mut();
+    let mut q = world
+        .query_filtered::<(&FigureId, &Position, &SideId), (With<Mirror>, Without<CarriedBy>)>();
+    let mut v: Vec<_> = q
+        .iter(world)
+        .filter(|f| f.2.0 == side)
+        .map(|(id, p, _)| (id.0.clone(), p.0))
+        .collect();
+    v.sort();
+    v
+}
+
+fn mirror_cell(app: &mut App, id: &str) -> Option<Cell> {
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<(&FigureId, &Position), With<Mirror>>();
+    q.iter(world).find(|f| f.0.0 == id).map(|f| f.1.0)
+}
+
+/// Clicks every figure of `side` in turn and returns the one whose reach goes farthest,
+/// selected, with the reachable cell of the longest path.
+fn select_mover(app: &mut App, side: u8) -> (String, Cell, Cell) {
+    let mut best: Option<(usize, String, Cell, Cell)> = None;
+    for (id, at) in figures_of(app, side) {
+        act(app, PlayAction::Click(at));
+        let reach = app
+            .world()
+            .resource::<CurrentReach>()
+            .0
+            .clone()
+            .expect("a reach");
+        assert_eq!(reach.unit, id, "a click on a figure selects it");
+        for end in &reach.cells {
+            let n = reach.reach.path(end).len();
+            if end.cell != at && best.as_ref().is_none_or(|b| n > b.0) {
+                best = Some((n, id.clone(), at, end.cell));
+            }
+        }
+    }
+    let (_, id, at, target) = best.expect("some figure can move");
+    act(app, PlayAction::Select(Some(id.clone())));
+    (id, at, target)
+}
+
+#[test]
+fn the_previewed_path_is_the_committed_path() {
+    let mut app = app(1);
+    let side = view(&app).side_to_move.expect("a side moves");
+    let (unit, _, target) = select_mover(&mut app, side);
+    hover(&mut app, target, 0);
+    let preview = app
+        .world()
+        .resource::<CurrentPreview>()
+        .0
+        .clone()
+        .expect("a preview");
+    assert_eq!(preview.cell, target);
+    assert!(!preview.steps.is_empty());
+    act(&mut app, PlayAction::Click(target));
+    let want = Order::Move {
+        unit: unit.clone(),
+        steps: preview.steps.clone(),
+    };
+    assert_eq!(game(&app).record().orders.last(), Some(&want));
+    assert_eq!(
+        mirror_cell(&mut app, &unit),
+        Some(target),
+        "the mirror followed"
+    );
+    assert!(!app.world().resource::<Feedback>().refused);
+}
+
+#[test]
+fn the_previewed_end_facing_is_the_committed_one() {
+    let mut app = app(1);
+    let side = view(&app).side_to_move.expect("a side moves");
+    for (id, at) in figures_of(&mut app, side) {
+        act(&mut app, PlayAction::Select(Some(id.clone())));
+        let reach = app
+            .world()
+            .resource::<CurrentReach>()
+            .0
+            .clone()
+            .expect("a reach");
+        let Some(cell) =
+            reach.cells.iter().map(|e| e.cell).find(|&c| {
+                c != at && reach.reach.ends().iter().filter(|e| e.cell == c).count() > 1
+            })
+        else {
+            continue;
+        };
+        hover(&mut app, cell, 0);
+        act(&mut app, PlayAction::CycleFacing(1));
+        let p = app
+            .world()
+            .resource::<CurrentPreview>()
+            .0
+            .clone()
+            .expect("a preview");
+        assert_eq!(p.pick, 1);
+        act(&mut app, PlayAction::Click(cell));
+        let last = game(&app).record().orders.last().cloned();
+        assert_eq!(
+            last,
+            Some(Order::Move {
+                unit: id,
+                steps: p.steps
+            })
+        );
+        return;
+    }
+    panic!("no figure of the side to move has a cell with two end facings");
+}
+
+#[test]
+fn a_refused_click_changes_nothing_and_shows_the_reason() {
+    let mut app = app(1);
+    let moving = view(&app).side_to_move.expect("a side moves");
+    let other = 1 - moving;
+    let (id, at) = figures_of(&mut app, other)
+        .into_iter()
+        .next()
+        .expect("the other side has figures");
+    act(&mut app, PlayAction::Click(at));
+    assert_eq!(
+        app.world().resource::<Selection>().unit.as_deref(),
+        Some(id.as_str())
+    );
+    let reach = app
+        .world()
+        .resource::<CurrentReach>()
+        .0
+        .clone()
+        .expect("a reach");
+    assert!(!reach.own_side, "shown for information only");
+    let target = reach
+        .cells
+        .iter()
+        .map(|e| e.cell)
+        .find(|&c| c != at)
+        .expect("it could move somewhere");
+    let before = state(&mut app);
+    let orders = game(&app).record().orders.len();
+    hover(&mut app, target, 0);
+    act(&mut app, PlayAction::Click(target));
+    let fb = app.world().resource::<Feedback>().clone();
+    assert!(fb.refused, "{fb:?}");
+    assert!(fb.status.contains("D4"), "the rules' reason: {}", fb.status);
+    assert!(fb.toast_until.is_some(), "a banner shows it");
+    assert_eq!(state(&mut app), before, "the world is unchanged");
+    assert_eq!(game(&app).record().orders.len(), orders);
+    assert_eq!(mirror_cell(&mut app, &id), Some(at));
+}
+
+#[test]
+fn undo_takes_back_a_move_but_stops_at_the_dice() {
+    let mut app = app(1);
+    let first = view(&app).side_to_move.expect("a side moves");
+    let (unit, from, target) = select_mover(&mut app, first);
+    hover(&mut app, target, 0);
+    act(&mut app, PlayAction::Click(target));
+    assert_eq!(mirror_cell(&mut app, &unit), Some(target));
+    act(&mut app, PlayAction::Undo);
+    assert_eq!(mirror_cell(&mut app, &unit), Some(from), "undone");
+    assert!(!app.world().resource::<Feedback>().refused);
+
+    // Move again, end both sides' half-moves: the second initiative is rolled.
+    act(&mut app, PlayAction::Select(Some(unit.clone())));
+    hover(&mut app, target, 0);
+    act(&mut app, PlayAction::Click(target));
+    act(&mut app, PlayAction::EndSide);
+    act(&mut app, PlayAction::EndSide);
+    let v = view(&app);
+    assert_eq!(v.phase.label(), "second half-move");
+    assert!(!v.can_undo, "the dice were rolled");
+    let before = state(&mut app);
+    act(&mut app, PlayAction::Undo);
+    let fb = app.world().resource::<Feedback>().clone();
+    assert!(fb.refused && fb.status.contains("die roll"), "{fb:?}");
+    assert_eq!(state(&mut app), before);
+    assert_eq!(
+        mirror_cell(&mut app, &unit),
+        Some(target),
+        "the move before the roll stays"
+    );
+}

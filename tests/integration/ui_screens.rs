@@ -1,0 +1,167 @@
+//! The window's screens, headless (issue 3): saving and loading through the menu's actions,
+//! the autosave, quitting; the hot-seat hand-over and the card overlay are in `cards`. No
+//! window or GPU: `MinimalPlugins` and the screens' logic.
+
+mod cards;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use std::path::{Path, PathBuf};
+use warhorse::level::{Control, Level, load_level_file};
+use warhorse::rules::movement::Step;
+use warhorse::sim::Game;
+use warhorse::sim::orders::Order;
+use warhorse::sim::record::{SaveError, read_save};
+use warhorse::ui::screens::cards::Cards;
+use warhorse::ui::screens::host::GameHost;
+use warhorse::ui::screens::saves::{AUTOSAVE, SaveDir};
+use warhorse::ui::screens::{
+    Dialog, Overlays, Screen, ScreenAction, ScreenActions, ScreenView, ScreensPlugin,
+};
+
+fn field() -> Level {
+    load_level_file(Path::new("tests/fixtures/field.ron")).expect("fixture")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warhorse-screens-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A headless app with the screens (and `cards`, or the real melee rules), saving into its
+/// own directory, a game of `level` started through the start screen's action.
+fn app_of(name: &str, level: Level, cards: Option<Cards>) -> (App, PathBuf) {
+    let dir = tmpdir(name);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
+        .insert_resource(SaveDir(dir.clone()));
+    if let Some(c) = cards {
+        app.insert_resource(c);
+    }
+    act(
+        &mut app,
+        ScreenAction::Start(Box::new(level), 11, vec![Control::Human; 2]),
+    );
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    (app, dir)
+}
+
+fn app(name: &str) -> (App, PathBuf) {
+    app_of(name, field(), None)
+}
+
+fn act(app: &mut App, a: ScreenAction) {
+    app.world_mut().resource_mut::<ScreenActions>().0.push(a);
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
+fn order(app: &mut App, o: Order) {
+    let game = GameHost::get(app.world_mut()).expect("a game");
+    game.order(&o).expect("accepted");
+    GameHost::touched(app.world_mut());
+    app.update();
+}
+
+fn game(app: &mut App) -> &mut Game {
+    GameHost::get(app.world_mut()).expect("a game")
+}
+
+#[test]
+fn save_load_and_save_again_through_the_menu_gives_the_same_file() {
+    let (mut app, dir) = app("roundtrip");
+    order(
+        &mut app,
+        Order::Move {
+            unit: "knight".into(),
+            steps: vec![Step::Forward, Step::Forward],
+        },
+    );
+    order(&mut app, Order::EndSide);
+    act(&mut app, ScreenAction::Save("first".into()));
+    let a = dir.join("first.ron");
+    assert!(a.is_file());
+    let before = game(&mut app).snapshot();
+    act(&mut app, ScreenAction::Load(a.clone()));
+    assert_eq!(app.world().resource::<Overlays>().dialog, None);
+    assert_eq!(game(&mut app).snapshot().figures, before.figures);
+    act(&mut app, ScreenAction::Save("second".into()));
+    let b = dir.join("second.ron");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // A name that would leave the directory is refused in the dialog.
+    act(&mut app, ScreenAction::Save("../escape".into()));
+    assert!(matches!(
+        app.world().resource::<Overlays>().dialog,
+        Some(Dialog::Save { error: Some(_), .. })
+    ));
+    assert!(!dir.join("../escape.ron").exists());
+}
+
+#[test]
+fn a_corrupt_or_incompatible_save_shows_its_message_and_changes_nothing() {
+    let (mut app, dir) = app("corrupt");
+    order(&mut app, Order::EndSide);
+    act(&mut app, ScreenAction::Save("good".into()));
+    let good = dir.join("good.ron");
+    let good_bytes = std::fs::read(&good).unwrap();
+    let record = game(&mut app).record().clone();
+    let bad = dir.join("bad.ron");
+    let newer = dir.join("newer.ron");
+    std::fs::write(&bad, "Record(game: \"warhorse\", format: 1, level_name: ").unwrap();
+    std::fs::write(&newer, record.to_text().replace("format: 1", "format: 99")).unwrap();
+    for (path, expected) in [(&bad, read_save(&bad)), (&newer, read_save(&newer))] {
+        let expected: SaveError = expected.expect_err("unreadable");
+        act(&mut app, ScreenAction::Load(path.clone()));
+        match &app.world().resource::<Overlays>().dialog {
+            Some(Dialog::Message { title, text }) => {
+                assert_eq!(title, "Could not load");
+                assert_eq!(*text, expected.to_string());
+            }
+            other => panic!("no message dialog: {other:?}"),
+        }
+        assert_eq!(*game(&mut app).record(), record, "the game is untouched");
+        assert_eq!(
+            std::fs::read(&good).unwrap(),
+            good_bytes,
+            "the old save too"
+        );
+        app.world_mut().resource_mut::<Overlays>().dialog = None;
+    }
+    assert!(format!("{:?}", read_save(&newer)).contains("99"));
+}
+
+#[test]
+fn the_autosave_is_written_at_the_start_of_every_turn() {
+    let (mut app, dir) = app("autosave");
+    let auto = dir.join(AUTOSAVE);
+    let rec = read_save(&auto).expect("turn 1 is saved when the game starts");
+    assert!(rec.orders.is_empty());
+    order(&mut app, Order::EndSide);
+    assert_eq!(read_save(&auto).unwrap().orders.len(), 0, "same turn");
+    for _ in 0..3 {
+        order(&mut app, Order::EndSide);
+    }
+    assert_eq!(game(&mut app).snapshot().turn, 2);
+    assert_eq!(read_save(&auto).unwrap().orders.len(), 4, "turn 2 is saved");
+    // Loading does not overwrite the autosave with the game just loaded.
+    let stamp = std::fs::metadata(&auto).unwrap().modified().unwrap();
+    act(&mut app, ScreenAction::Load(auto.clone()));
+    assert_eq!(std::fs::metadata(&auto).unwrap().modified().unwrap(), stamp);
+}
+
+#[test]
+fn quitting_to_the_start_screen_drops_the_game() {
+    let (mut app, _) = app("quit");
+    act(&mut app, ScreenAction::QuitToStart);
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Start
+    );
+    assert!(GameHost::get(app.world_mut()).is_none());
+    assert!(!app.world().resource::<ScreenView>().playing);
+}
