@@ -18,7 +18,7 @@
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::time::Duration;
-use warhorse::ai::{AiLevel, bout, brain, next_order, play_side_turn, set_level};
+use warhorse::ai::{AiLevel, bout, next_order, play_side_turn, set_level};
 use warhorse::level::{Level, default_level, load_level_str};
 use warhorse::sim::Game;
 use warhorse::sim::orders::Order;

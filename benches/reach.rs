@@ -9,7 +9,8 @@
 //! whole-turn allowance (27 and 7).
 //!
 //! The `pathfinding` side searches nodes = [`Pose`] with successors = every
-//! [`Mover::candidate_steps`] step accepted by [`Mover::try_step`], costs in raw [`Mp`] units.
+//! [`Mover::candidate_steps`] step accepted by [`Mover::try_step_quiet`] (the same call our
+//! search makes, so neither side pays for refusal texts), costs in raw [`Mp`] units.
 //! Its successor function cannot see the node's cost, so the allowance is applied as the
 //! iteration cut-off (`take_while(total_cost <= left)`, exact because costs are non-negative)
 //! and single steps dearer than the whole allowance are dropped. Before timing, each case
@@ -150,7 +151,7 @@ fn pathfinding_reach(case: &Case) -> Vec<DijkstraReachableItem<Pose, i64>> {
     dijkstra_reach(&case.start, |p: &Pose| {
         steps
             .iter()
-            .filter_map(|&s| mover.try_step(board, p, s).ok())
+            .filter_map(|&s| mover.try_step_quiet(board, p, s).ok())
             .map(|(n, c)| (n, c.raw()))
             .filter(|&(_, c)| c <= left)
             .collect::<Vec<_>>()

@@ -154,10 +154,11 @@ fn next_in_half_move(
             look::prepare(world, &view, side, &mut memo.fields);
         }
     }
-    for id in memo.queue.clone() {
-        if memo.done.contains(&id) {
+    for qi in 0..memo.queue.len() {
+        if memo.done.contains(&memo.queue[qi]) {
             continue;
         }
+        let id = memo.queue[qi].clone();
         let Some(f) = view.figs.iter().find(|f| f.id == id && !f.down).cloned() else {
             memo.done.insert(id);
             continue;
@@ -198,13 +199,12 @@ fn next_in_half_move(
         }
         memo.done.insert(id.clone());
         let commanded = view.fighting(gi).any(|m| m.hero);
-        let order =
-            if level == AiLevel::Lookahead && commanded && !std::env::var("NOLOOK_MOVE").is_ok() {
-                look::choose_move(world, &view, &mut memo.fields, &f, &intent)
-            } else {
-                let goal = goal_of(&view, gi, &intent);
-                plan::baseline_move(world, &view, &mut memo.fields, &f, &intent, &goal)
-            };
+        let order = if level == AiLevel::Lookahead && commanded {
+            look::choose_move(world, &view, &mut memo.fields, &f, &intent)
+        } else {
+            let goal = goal_of(&view, gi, &intent);
+            plan::baseline_move(world, &view, &mut memo.fields, &f, &intent, &goal)
+        };
         if order.is_some() {
             return order;
         }

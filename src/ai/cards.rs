@@ -4,9 +4,10 @@
 //!
 //! It knows what a player knows: the fight as it stands (positions, wounds, blows, what each
 //! figure holds), never the opponents' face-down choices — those live in the melee's private
-//! state, which this module cannot read. The stronger AI imagines them instead: it samples the
-//! opponents' plays from their hands and the dice from a generator of its own, and resolves
-//! each imagined round with the real resolver on a copy of the fight.
+//! state, which this module cannot read. The stronger AI imagines them instead: the opponents
+//! play what anybody could expect (the plainest blow at the nearest enemy), the dice come from
+//! a generator of its own, and each imagined round is resolved with the real resolver on a copy
+//! of the fight.
 
 use super::AiLevel;
 use super::imagine::{Imagined, imagine_round, worth_for};
@@ -114,7 +115,9 @@ fn attacks(target: &str) -> [MeleeCard; 4] {
 }
 
 /// The baseline's play: the table's TAC card, and the plainest blow the figure can pay for at
-/// the nearest enemy it can reach; else it passes.
+/// the nearest enemy it can reach; else it passes. A missile is fired only at the nearest
+/// enemy (I3: uncommanded units shoot only at the nearest enemy, figure to figure); a blow
+/// may go to a farther one when the nearest is out of its reach.
 pub fn baseline_play(
     fight: &Fight,
     t: &Tables,
@@ -137,8 +140,15 @@ pub fn baseline_play(
         let blows: Vec<MeleeCard> = if retiring {
             Vec::new()
         } else {
+            // I3: it shoots only at the nearest enemy (any of those tied nearest).
+            let nearest = foes.first().map(|&j| fight.distance(i, j));
             foes.iter()
-                .flat_map(|&j| attacks(&fight.fighters[j].id))
+                .flat_map(|&j| {
+                    let shoot = Some(fight.distance(i, j)) == nearest;
+                    attacks(&fight.fighters[j].id)
+                        .into_iter()
+                        .filter(move |c| shoot || !matches!(c, MeleeCard::Fire { .. }))
+                })
                 .collect()
         };
         for m in blows.into_iter().map(Some).chain([None]) {
@@ -159,14 +169,15 @@ pub fn baseline_play(
 }
 
 /// Imagined samples per candidate play.
-const SAMPLES: u64 = 8;
+const SAMPLES: u64 = 12;
 /// Imagined card rounds after the one being chosen (the rest of the melee phase).
-const HORIZON: u32 = 6;
+const HORIZON: u32 = 4;
 
-/// The stronger AI's play for fighter `i`: every legal candidate (the baseline's, each blow at
-/// each of the three nearest enemies, the parries, a dodge, passing) is played on copies of
-/// the fight against the imagined plays of everyone else, and the melee phase is played out
-/// from there; the best average wins, the baseline's play unless another beats it clearly.
+/// The stronger AI's play for fighter `i`: every legal candidate (the baseline's, each blow
+/// and shot at each of the three nearest enemies, the parries, a dodge, passing) is played on
+/// copies of the fight against the imagined plays of everyone else, and the melee phase is
+/// played out from there; the best average wins, the baseline's play unless another beats it
+/// clearly.
 fn lookahead_play(
     fight: &Fight,
     t: &Tables,
@@ -177,37 +188,6 @@ fn lookahead_play(
 ) -> Choice {
     let base = baseline_play(fight, t, i, tac_phase, intent);
     if !foes(fight, i).iter().any(|&j| fight.distance(i, j) <= 2) {
-        return base;
-    }
-    let mut cands = vec![base.clone(), flow::pass_play(fight, t, i, tac_phase)];
-    let (tac, tac_target) = (base.tac, base.tac_target.clone());
-    let retiring = intent.is_some_and(|x| matches!(x.conduct, Conduct::Retire { .. }));
-    let mut extra: Vec<MeleeCard> = vec![
-        MeleeCard::WeaponParry,
-        MeleeCard::ActiveShieldParry,
-        MeleeCard::DesperateDefense,
-        MeleeCard::Dodge(crate::rules::melee::cards::DodgeDir::Back),
-    ];
-    if !retiring {
-        for j in foes(fight, i).into_iter().take(3) {
-            let id = fight.fighters[j].id.clone();
-            extra.push(MeleeCard::DeliverBlow { target: id.clone() });
-            extra.push(MeleeCard::GreatBlow { target: id.clone() });
-            extra.push(MeleeCard::Kick { target: id });
-        }
-    }
-    for m in extra {
-        let c = Choice {
-            tac,
-            tac_target: tac_target.clone(),
-            melee: vec![m],
-            forfeit: false,
-        };
-        if !cands.contains(&c) && check_play(fight, i, &c, t, tac_phase).is_ok() {
-            cands.push(c);
-        }
-    }
-    if cands.len() <= 1 {
         return base;
     }
     let side = fight.fighters[i].side;
@@ -227,10 +207,66 @@ fn lookahead_play(
             })
             .sum()
     };
-    let base_value = value(&base);
     // Another play must beat the baseline's by a twentieth of a figure on average: the
-    // imagination is noisy, and a close call is no reason to leave the plain blow.
+    // imagination is noisy, and a close call is no reason to leave the plain play.
     let margin = SAMPLES as i64 * 50;
+    // The TAC phase: among the TAC cards the unit's conduct allows (the table's morale
+    // result), the one whose imagined melee goes best, with the baseline's MELEE cards.
+    let mut base = base;
+    if tac_phase && base.tac.is_some() {
+        let nearest = foes(fight, i).first().copied();
+        let mut best = (value(&base) + margin, base.clone());
+        for (tac, tac_target) in tac_options(fight, i, intent, nearest) {
+            let c = Choice {
+                tac: Some(tac),
+                tac_target,
+                melee: base.melee.clone(),
+                forfeit: false,
+            };
+            if c != base && check_play(fight, i, &c, t, tac_phase).is_ok() {
+                let v = value(&c);
+                if v > best.0 {
+                    best = (v, c);
+                }
+            }
+        }
+        base = best.1;
+    }
+    let mut cands = vec![base.clone(), flow::pass_play(fight, t, i, tac_phase)];
+    let (tac, tac_target) = (base.tac, base.tac_target.clone());
+    let retiring = intent.is_some_and(|x| matches!(x.conduct, Conduct::Retire { .. }));
+    let mut extra: Vec<MeleeCard> = vec![
+        MeleeCard::WeaponParry,
+        MeleeCard::ActiveShieldParry,
+        MeleeCard::DesperateDefense,
+        MeleeCard::Dodge(crate::rules::melee::cards::DodgeDir::Back),
+    ];
+    if !retiring {
+        for j in foes(fight, i).into_iter().take(3) {
+            let id = fight.fighters[j].id.clone();
+            extra.push(MeleeCard::DeliverBlow { target: id.clone() });
+            extra.push(MeleeCard::GreatBlow { target: id.clone() });
+            extra.push(MeleeCard::Kick { target: id.clone() });
+            // A commanded unit may shoot at whom its leader chooses (I3 binds the
+            // uncommanded only).
+            extra.push(MeleeCard::Fire { target: id });
+        }
+    }
+    for m in extra {
+        let c = Choice {
+            tac,
+            tac_target: tac_target.clone(),
+            melee: vec![m],
+            forfeit: false,
+        };
+        if !cands.contains(&c) && check_play(fight, i, &c, t, tac_phase).is_ok() {
+            cands.push(c);
+        }
+    }
+    if cands.len() <= 1 {
+        return base;
+    }
+    let base_value = value(&base);
     let mut best = (base_value + margin, 0usize);
     for (ci, c) in cands.iter().enumerate().skip(1) {
         let v = value(c);
@@ -249,7 +285,9 @@ pub fn next_card_order(
     level: AiLevel,
     tried: &mut BTreeSet<String>,
 ) -> Option<Order> {
-    let view = super::view::View::build(game.app.world_mut());
+    let strong = level == AiLevel::Lookahead;
+    // Only the stronger AI asks who commands a figure; the baseline needs no view.
+    let view = strong.then(|| super::view::View::build(game.app.world_mut()));
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
     let fight = s.fight.clone()?;
@@ -265,9 +303,8 @@ pub fn next_card_order(
         return Some(Order::Pass { unit: id });
     }
     let intent = intent_of(world, &fight, i);
-    let commanded = commanded(&view, &fight, i);
-    let play = if level == AiLevel::Lookahead && commanded && !std::env::var("NOLOOK_CARDS").is_ok()
-    {
+    let commanded = view.as_ref().is_some_and(|v| commanded(v, &fight, i));
+    let play = if strong && commanded {
         let seed = world.resource::<crate::sim::dice::Dice>().seed;
         let turn = world.resource::<TurnState>().turn as u64;
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);

@@ -220,7 +220,6 @@ pub fn next_charge_order(
     };
     tried.insert(id.clone());
     let strong = level == AiLevel::Lookahead
-        && std::env::var("NOLOOK_CHARGE").is_err()
         && view
             .figs
             .iter()

@@ -86,11 +86,14 @@ impl Field {
     }
 }
 
+/// One cached field: its sources, its terrain costs, whether it was bounded, and the field.
+type Entry = (Vec<Cell>, Vec<Option<i64>>, bool, Field);
+
 /// Fields already computed this half-move, keyed by their sources and terrain costs, so a
 /// unit's members (and every unit advancing on the same enemies) share one search.
 #[derive(Clone, Debug, Default)]
 pub struct FieldCache {
-    entries: Vec<(Vec<Cell>, Vec<Option<i64>>, bool, Field)>,
+    entries: Vec<Entry>,
 }
 
 impl FieldCache {

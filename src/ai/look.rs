@@ -184,9 +184,7 @@ pub fn choose_move(
     f: &FigView,
     intent: &Intent,
 ) -> Option<Order> {
-    let Some(gi) = f.group else {
-        return None;
-    };
+    let gi = f.group?;
     let threats = world.get_resource::<Threats>().cloned().unwrap_or_default();
     let unit = view.groups[gi].name.clone();
     match intent.conduct {

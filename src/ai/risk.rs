@@ -9,6 +9,7 @@ use super::view::{FigView, View, weapon_range};
 use crate::rules::board::Board;
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, GridKind};
+use crate::sim::log::LogEntry;
 use serde::{Deserialize, Serialize};
 
 /// The terms of I1, each already signed (a term that does not apply is 0).
@@ -93,6 +94,36 @@ fn in_range_of(view: &View, enemy: &FigView, target: Cell) -> bool {
     view.dist(enemy.cell, target) <= weapon_range(&enemy.weapon)
 }
 
+/// True when one of `members` (figure ids; a mount's id is its rider's followed by `.mount`)
+/// retreated from a melee in turn `turn - 1`: the melee's log line for a RETREAT or RUN AWAY
+/// that moved it ("`id` RETREATS in good order …", "`id` RUNS AWAY …"). The log is public:
+/// every player reads it (I4). *Our reading* of "retreating as a result of melee" (I1): a
+/// retreat the TAC cards carried out, whether chosen or forced by KEEP DISTANCE; a stagger's
+/// push of one cell is not a retreat.
+pub fn retreated_from_melee(log: &[LogEntry], members: &[String], turn: u32) -> bool {
+    let Some(last) = turn.checked_sub(1) else {
+        return false;
+    };
+    log.iter()
+        .rev()
+        .take_while(|e| e.turn >= last)
+        .filter(|e| {
+            e.turn == last && (e.text.contains(" RETREATS") || e.text.contains(" RUNS AWAY"))
+        })
+        .any(|e| members.iter().any(|id| names_retreat(&e.text, id)))
+}
+
+/// True when `text` says the figure `id` (or its mount) retreats or runs away.
+fn names_retreat(text: &str, id: &str) -> bool {
+    let id_char = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    text.match_indices(id).any(|(at, _)| {
+        let before_ok = text[..at].chars().next_back().is_none_or(|c| !id_char(c));
+        let rest = &text[at + id.len()..];
+        let rest = rest.strip_prefix(".mount").unwrap_or(rest);
+        before_ok && (rest.starts_with(" RETREATS") || rest.starts_with(" RUNS AWAY"))
+    })
+}
+
 /// I1 for unit `g` of the view, `retreated` telling whether a member retreated from melee
 /// last turn (the melee rules report it; `false` where they do not).
 pub fn risk_terms(view: &View, g: usize, retreated: bool) -> RiskTerms {
@@ -137,8 +168,8 @@ pub fn risk_terms(view: &View, g: usize, retreated: bool) -> RiskTerms {
         .count();
     let gone = unit.start.saturating_sub(unit.members.len());
     let lost = present_hurt + gone;
-    if unit.start > 0 {
-        t.losses = (lost * 10 / unit.start) as i32;
+    if let Some(tenths) = (lost * 10).checked_div(unit.start) {
+        t.losses = tenths as i32;
     }
     let flanked = enemies.iter().any(|e| {
         mine.iter().any(|f| {

@@ -89,7 +89,12 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
                 .map_or("its side", |s| s.as_str())
         ));
     }
-    let terms = risk_terms(&view, g, false);
+    let retreated = super::risk::retreated_from_melee(
+        &world.resource::<GameLog>().0,
+        &group.members,
+        turn.turn,
+    );
+    let terms = risk_terms(&view, g, retreated);
     let risk = terms.total();
     let roll = world.resource_mut::<Dice>().roll(6);
     let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);

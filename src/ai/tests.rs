@@ -699,3 +699,235 @@ fn i2_continue_facing_turns_a_halted_unit_to_the_enemy() {
         f.facing
     );
 }
+
+// ---- I2 with the game's dice: every row, every face -------------------------------------
+
+/// A unit of ten footmen far from the one enemy: with `k` of them wounded its risk factor is
+/// exactly `k` (I1: +1 per 10% of the group wounded), so `k` picks the table's row.
+fn ten_with_wounded(k: usize, seed: u64) -> Game {
+    let figs: Vec<String> = (0..10)
+        .map(|i| fig(&format!("t{i}"), "footman", "Red", (1, i), "E"))
+        .chain([fig("e", "footman", "Blue", (28, 9), "W")])
+        .collect();
+    let members: Vec<String> = (0..10).map(|i| format!("\"t{i}\"")).collect();
+    let l = level(
+        &rows(&open(30, 10)),
+        &figs,
+        &format!(r#"(name: "ten", members: [{}])"#, members.join(", ")),
+    );
+    let mut g = Game::new(&l, seed);
+    for i in 0..k {
+        set_body(&mut g, &format!("t{i}"), 1);
+    }
+    g
+}
+
+#[test]
+fn i2_every_row_and_every_face_rolled_with_fixed_seeds() {
+    // Risk factors 0, 1, 3, 7 and 9 read the five rows; seeds 0.. give every face of the d6.
+    for (k, band) in [
+        (0, Band::UpToZero),
+        (1, Band::One),
+        (3, Band::TwoToFive),
+        (7, Band::SixToEight),
+        (9, Band::NinePlus),
+    ] {
+        let mut faces = std::collections::BTreeMap::new();
+        for seed in 0..64u64 {
+            let mut g = ten_with_wounded(k, seed);
+            let o = super::next_order(&mut g, 0).expect("the roll comes first");
+            assert_eq!(o, Order::ActionRoll { unit: "ten".into() });
+            g.order(&o).expect("the roll is accepted");
+            let rolls = &g.app.world().resource::<ActionRolls>().0;
+            let r = rolls.last().expect("rolled").clone();
+            assert_eq!(r.risk(), k as i32, "seed {seed}: {}", r.terms.words());
+            assert_eq!(Band::of(r.risk()), band);
+            // Every unit starts at a halt: the RF 0 six advances on the nearest visible enemy.
+            assert_eq!(
+                r.action,
+                table::action(r.risk(), r.roll, true),
+                "seed {seed}"
+            );
+            assert_eq!(r.intent, table::intent(r.action, None));
+            let line = g
+                .snapshot()
+                .log
+                .iter()
+                .rev()
+                .find(|l| l.roll.is_some())
+                .cloned();
+            let line = line.expect("logged");
+            assert_eq!(line.roll.map(|x| x.value), Some(r.roll));
+            assert!(line.text.contains(band.label()), "{}", line.text);
+            assert!(line.text.contains(r.action.text()), "{}", line.text);
+            faces.entry(r.roll).or_insert(seed);
+        }
+        assert_eq!(
+            faces.keys().copied().collect::<Vec<_>>(),
+            vec![1, 2, 3, 4, 5, 6],
+            "{band:?}: every face within 64 seeds"
+        );
+        // The same seed rolls the same face; each (row, face) becomes orders the rules accept.
+        for (&face, &seed) in &faces {
+            let mut g = ten_with_wounded(k, seed);
+            let orders = play_side(&mut g, 0);
+            let r = g.app.world().resource::<ActionRolls>().0[0].clone();
+            assert_eq!(r.roll, face, "seed {seed} replays");
+            assert_eq!(orders.last(), Some(&Order::EndSide));
+            let moved = orders.iter().any(|o| matches!(o, Order::Move { .. }));
+            let should_move = !matches!(r.intent.conduct, Conduct::Stand);
+            assert_eq!(
+                moved, should_move,
+                "{band:?} d6 {face}: {:?} → {orders:?}",
+                r.action
+            );
+        }
+    }
+}
+
+// ---- I1: retreating as a result of melee ------------------------------------------------
+
+#[test]
+fn i1_retreat_from_melee_is_read_from_last_turns_log() {
+    use super::risk::retreated_from_melee;
+    use crate::sim::log::LogEntry;
+    let line = |turn, text: &str| LogEntry {
+        turn,
+        phase: "TAC phase".into(),
+        text: text.into(),
+        roll: None,
+    };
+    let log = vec![
+        line(
+            1,
+            "a RETREATS in good order from (10,10) to (9,9), facing E.",
+        ),
+        line(
+            2,
+            "KEEP DISTANCE: b RETREATS in good order from (3,3) to (2,2), facing E.",
+        ),
+        line(
+            2,
+            "k.mount RUNS AWAY from (5,5) to (2,2), its back to the enemy.",
+        ),
+        line(
+            2,
+            "ab RUNS AWAY from (6,6) to (3,3), its back to the enemy.",
+        ),
+        line(
+            2,
+            "c plays RETREAT but finds no way that leaves it farther from the enemy.",
+        ),
+    ];
+    let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(retreated_from_melee(&log, &ids(&["b"]), 3), "KEEP DISTANCE");
+    assert!(
+        retreated_from_melee(&log, &ids(&["x", "k"]), 3),
+        "a mount's run"
+    );
+    assert!(
+        !retreated_from_melee(&log, &ids(&["a"]), 3),
+        "two turns ago"
+    );
+    assert!(retreated_from_melee(&log, &ids(&["a"]), 2), "last turn");
+    assert!(
+        !retreated_from_melee(&log, &ids(&["c"]), 3),
+        "it did not move"
+    );
+    assert!(
+        !retreated_from_melee(&log, &ids(&["b"]), 2),
+        "this turn's is next turn's"
+    );
+    // "ab" retreated, "b" (in the same log line's words) did not.
+    let only_ab = vec![line(
+        2,
+        "ab RUNS AWAY from (6,6) to (3,3), its back to the enemy.",
+    )];
+    assert!(!retreated_from_melee(&only_ab, &ids(&["b"]), 3));
+    assert!(!retreated_from_melee(&log, &ids(&["a"]), 0));
+}
+
+#[test]
+fn i1_the_roll_counts_a_retreat_from_last_turns_melee() {
+    let l = level(
+        &rows(&open(30, 10)),
+        &[
+            fig("a", "footman", "Red", (1, 1), "E"),
+            fig("b", "footman", "Red", (1, 5), "E"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    // Pretend this is turn 2 and `a` retreated in turn 1's melee.
+    let w = g.app.world_mut();
+    w.resource_mut::<crate::sim::phase::TurnState>().turn = 2;
+    w.resource_mut::<crate::sim::log::GameLog>()
+        .0
+        .push(crate::sim::log::LogEntry {
+            turn: 1,
+            phase: "TAC phase".into(),
+            text: "a RETREATS in good order from (2,1) to (1,1), facing E.".into(),
+            roll: None,
+        });
+    for unit in ["a", "b"] {
+        g.order(&Order::ActionRoll { unit: unit.into() })
+            .expect("rolled");
+    }
+    let rolls = g.app.world().resource::<ActionRolls>().0.clone();
+    assert_eq!(rolls[0].terms.ran, 3, "{}", rolls[0].terms.words());
+    assert_eq!(rolls[1].terms.ran, 0);
+}
+
+#[test]
+fn i1_gallop_counts_like_canter_walk_does_not() {
+    let l = level(
+        &rows(&open(30, 10)),
+        &[
+            fig_at_gait("g", "knight_on_charger", "Red", (3, 2), "E", "Gallop"),
+            fig_at_gait("w", "knight_on_charger", "Red", (3, 6), "E", "Walk"),
+            fig("e", "footman", "Blue", (28, 8), "W"),
+        ],
+        "",
+    );
+    let mut g = Game::new(&l, 1);
+    assert_eq!(terms_of(&mut g, "g").cover_or_speed, -1, "at a gallop");
+    assert_eq!(terms_of(&mut g, "w").cover_or_speed, 0, "at a walk");
+}
+
+// ---- I3: shooting only at the nearest enemy ---------------------------------------------
+
+/// The baseline's card play of the archer `a` at (5,5) facing E, with Blue footmen at `foes`.
+fn archer_play(foes: &[(&str, (i32, i32))]) -> crate::rules::melee::cards::Choice {
+    let mut figs = vec![fig("a", "archer", "Red", (5, 5), "E")];
+    figs.extend(
+        foes.iter()
+            .map(|(id, at)| fig(id, "footman", "Blue", *at, "W")),
+    );
+    let l = level(&rows(&open(20, 10)), &figs, "");
+    let mut g = Game::new(&l, 1);
+    let (fight, _) = crate::sim::melee::build_fight(g.app.world_mut());
+    let i = fight.index_of("a").expect("the archer");
+    let t = crate::rules::melee::tables::tables();
+    super::cards::baseline_play(&fight, t, i, false, None)
+}
+
+#[test]
+fn i3_the_baseline_shoots_only_at_the_nearest_enemy() {
+    use crate::rules::melee::cards::MeleeCard;
+    let fire_at = |c: &crate::rules::melee::cards::Choice| -> Option<String> {
+        c.melee.iter().find_map(|m| match m {
+            MeleeCard::Fire { target } => Some(target.clone()),
+            _ => None,
+        })
+    };
+    // The only enemy, in front and in range: it shoots.
+    let alone = archer_play(&[("f", (9, 5))]);
+    assert_eq!(fire_at(&alone), Some("f".into()), "{alone:?}");
+    // The nearer enemy is out of its arc, behind it: it does not shoot past it at `f`.
+    let behind = archer_play(&[("n", (3, 5)), ("f", (9, 5))]);
+    assert_eq!(fire_at(&behind), None, "{behind:?}");
+    // The nearer of two in front is the one it shoots.
+    let two = archer_play(&[("m", (7, 5)), ("f", (9, 5))]);
+    assert_eq!(fire_at(&two), Some("m".into()), "{two:?}");
+}

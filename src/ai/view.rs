@@ -195,6 +195,13 @@ impl View {
                 )
             })
             .collect();
+        // Each figure's unit, looked up once per figure rather than searched for.
+        let group_of: std::collections::HashMap<&str, usize> = groups_res
+            .0
+            .iter()
+            .enumerate()
+            .flat_map(|(gi, g)| g.members.iter().map(move |m| (m.as_str(), gi)))
+            .collect();
         let mut figs = Vec::with_capacity(rows.len());
         for (
             e,
@@ -246,7 +253,7 @@ impl View {
             };
             let (ml, mm) = mbody.map_or((0, 0), |b| (b.left as u32, b.max as u32));
             figs.push(FigView {
-                group: groups_res.0.iter().position(|g| g.members.contains(&id)),
+                group: group_of.get(id.as_str()).copied(),
                 id,
                 entity: e,
                 side,

@@ -283,3 +283,55 @@ fn a18_three_times_its_size() {
     assert!(may_lead(HS, &[3, 3]).is_err());
     assert!(may_lead(SQUAD, &[3, 3, 3]).is_ok());
 }
+
+#[test]
+fn a7_a10_twelve_mf_gallop_plus_eight_or_four_and_forbidden_terrain() {
+    use crate::rules::board::{Board, Terrain};
+    use crate::rules::gait::Gait;
+    use crate::rules::grid::Dir;
+    use crate::rules::movement::{Mover, MoverSpec, Pose, Step, StepRefusal};
+    use crate::rules::mp::Mp;
+    let rules = crate::level::builtin_ruleset("asl").expect("asl ruleset");
+    let n = rules.asl.expect("asl numbers");
+    // A7: 12 MF; A10: +8 declared at the start, +4 during the MPh.
+    assert_eq!(rules.horse_classes["horse"].walk, Mp::cells(12));
+    assert_eq!(n.gallop_start, Mp::cells(8));
+    assert_eq!(n.gallop_during, Mp::cells(4));
+    // A10: a galloping horse may not enter marsh, woods and the like; a horse not galloping may.
+    let t = |name: &str, no_gallop: bool| Terrain {
+        name: name.into(),
+        cost: Some(Mp::cells(1)),
+        mounted_cost: None,
+        no_gallop,
+        cover: false,
+        blocks_sight: false,
+    };
+    let mut b = Board::new(
+        GridKind::Hex,
+        8,
+        8,
+        vec![t("open ground", false), t("marsh", true)],
+    );
+    let from = Cell::new(2, 2);
+    let marsh = b.grid.neighbour(from, Dir(1));
+    let i = b.index(marsh);
+    b.terrain[i] = 1;
+    let spec = |asl_gallop: bool| MoverSpec {
+        side: 1,
+        mounted: true,
+        gait: if asl_gallop { Gait::Gallop } else { Gait::Walk },
+        basis: Mp::cells(20),
+        crawling: false,
+        asl_gallop,
+        stops: vec![],
+    };
+    let pose = Pose::new(from, Dir(1));
+    let galloping = Mover::new(&rules, &b, spec(true));
+    assert!(matches!(
+        galloping.try_step(&b, &pose, Step::Go(Dir(1))),
+        Err(StepRefusal::Impassable(c, _)) if c == marsh
+    ));
+    assert!(galloping.try_step(&b, &pose, Step::Go(Dir(2))).is_ok());
+    let walking = Mover::new(&rules, &b, spec(false));
+    assert!(walking.try_step(&b, &pose, Step::Go(Dir(1))).is_ok());
+}

@@ -124,6 +124,29 @@ mod tests {
     }
 
     #[test]
+    fn figures_block_on_hexes_too_but_not_at_the_ends() {
+        let b = board(GridKind::Hex, &[]);
+        let (from, to) = (Cell::new(1, 4), Cell::new(7, 4));
+        let between = b.grid.line(from, to);
+        let f = between[between.len() / 2];
+        assert!(f != from && f != to);
+        assert!(!line_of_sight(&b, from, to, |c| c == f), "{f}");
+        assert_eq!(
+            sight_blocker(&b, from, to, |c| c == f),
+            Some(Blocked::Figure(f))
+        );
+        // The figures at either end never block their own line.
+        assert!(line_of_sight(&b, from, to, |c| c == from || c == to));
+        // Woods and a figure together: the first met is named.
+        let w = between[1];
+        let b = board(GridKind::Hex, &[w]);
+        assert!(matches!(
+            sight_blocker(&b, from, to, |c| c == f),
+            Some(Blocked::Terrain(c, _)) if c == w
+        ));
+    }
+
+    #[test]
     fn figures_in_between_block_when_asked() {
         let b = board(GridKind::Square, &[]);
         let f = Cell::new(4, 2);

@@ -107,6 +107,7 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
         )),
         Order::Lead { unit, horse } => Some(lead(world, unit, horse)),
         Order::Release { unit, horse } => Some(release(world, unit, horse)),
+        Order::EliminateHorse { unit, horse } => Some(eliminate(world, unit, horse)),
         Order::CavalryWave {
             units,
             charger,
@@ -330,6 +331,28 @@ fn release(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
     say(
         world,
         format!("{unit} lets {horse} go; it stays where it is (A18)."),
+    );
+    Ok(())
+}
+
+/// A18 (ASL 13.7): a unit leading a horse counter may eliminate it as if it were a support
+/// weapon; the horse is removed from play.
+fn eliminate(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
+    let e = own(world, unit)?;
+    let Some(h) = find_figure(world, horse) else {
+        return refuse(format!("there is no figure {horse:?}"));
+    };
+    if world.get::<LedBy>(h).map(|l| l.0) != Some(e) {
+        return refuse(format!(
+            "A18: only a unit leading a horse may eliminate it; {unit} does not lead {horse}"
+        ));
+    }
+    unlead(world, h);
+    world.entity_mut(h).despawn();
+    sync_occupancy(world);
+    say(
+        world,
+        format!("{unit} eliminates {horse}, as it would a support weapon; it is removed (A18)."),
     );
     Ok(())
 }

@@ -287,8 +287,9 @@ pub fn charge_phase(world: &mut World) {
             world,
             phase,
             format!(
-                "Charge declarations (D2, C1): {} write their charge orders face down.",
-                who.join(", ")
+                "Charge declarations (D2, C1): {} {} their charge orders face down.",
+                who.join(", "),
+                if who.len() == 1 { "writes" } else { "write" }
             ),
         );
         let mut b = world.resource_mut::<ChargeBook>();
@@ -584,6 +585,7 @@ pub fn resolve_charges(world: &mut World) {
                 mount: m,
                 targets: idx,
                 line: plan.line,
+                turns: plan.turns,
                 gait,
                 allowance: c.allowance,
                 mover: c.mover,

@@ -274,14 +274,15 @@ pub fn write_back(world: &mut World, fight: &Fight, entities: &[Entity], end_of_
         if !f.conditions.is_empty() || em.contains::<Conditions>() {
             em.insert(Conditions(f.conditions.clone()));
         }
-        if f.is_mount() && (st.hamstrung || (end_of_phase && st.melee_gait.is_some())) {
-            if let Some(mut g) = em.get_mut::<GaitState>() {
-                if st.hamstrung {
-                    g.gait = Gait::Halt;
-                    g.capable = vec![Gait::Halt];
-                } else if let Some(mg) = st.melee_gait {
-                    g.gait = mg;
-                }
+        if f.is_mount()
+            && (st.hamstrung || (end_of_phase && st.melee_gait.is_some()))
+            && let Some(mut g) = em.get_mut::<GaitState>()
+        {
+            if st.hamstrung {
+                g.gait = Gait::Halt;
+                g.capable = vec![Gait::Halt];
+            } else if let Some(mg) = st.melee_gait {
+                g.gait = mg;
             }
         }
         if end_of_phase {

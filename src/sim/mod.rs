@@ -183,6 +183,15 @@ impl Game {
         melee::attach_profiles(app.world_mut(), level);
         cavalry::attach(app.world_mut(), level);
         app.insert_resource(crate::ai::Groups::of_level(level));
+        // The turn's systems run in one chain: a thread pool has nothing to run in parallel
+        // and only adds thread wake-ups to every order (most of an AI side-turn's time).
+        for (_, schedule) in app
+            .world_mut()
+            .resource_mut::<bevy::ecs::schedule::Schedules>()
+            .iter_mut()
+        {
+            schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        }
         let cfg = ron::ser::PrettyConfig::new().struct_names(true);
         let record = record::Record {
             game: "warhorse".into(),

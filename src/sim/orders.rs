@@ -137,6 +137,13 @@ pub enum Order {
         /// The horse.
         horse: String,
     },
+    /// A18 (ASL 13.7): a unit eliminates a horse it leads, as it would a support weapon.
+    EliminateHorse {
+        /// The leading unit.
+        unit: String,
+        /// The horse.
+        horse: String,
+    },
     /// A17 (`asl`): a Cavalry Wave — the units gallop at once and `charger` Charges `target`.
     CavalryWave {
         /// The units of the chain.
@@ -173,6 +180,7 @@ impl fmt::Display for Order {
             Order::AnswerCharge { unit, .. } => write!(f, "{unit} answers the charge face down"),
             Order::Lead { unit, horse } => write!(f, "{unit} leads {horse}"),
             Order::Release { unit, horse } => write!(f, "{unit} lets {horse} go"),
+            Order::EliminateHorse { unit, horse } => write!(f, "{unit} eliminates {horse}"),
             Order::CavalryWave {
                 charger, target, ..
             } => {
@@ -255,6 +263,7 @@ fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
         | Order::AnswerCharge { .. }
         | Order::Lead { .. }
         | Order::Release { .. }
+        | Order::EliminateHorse { .. }
         | Order::CavalryWave { .. } => refuse(format!(
             "this order is not given in the {} (D2: charges are declared after the initiative; \
              A16, A17, A18 in the movement phase)",

@@ -57,6 +57,14 @@ pub enum GameRequest {
     Order(Order),
     /// Take back the last order (never past a die roll).
     Undo,
+    /// `unit` lets `horse` go if it leads it, else takes it on the lead (A18): becomes
+    /// `Order::Release` or `Order::Lead`.
+    ToggleLead {
+        /// The leading figure.
+        unit: String,
+        /// The horse.
+        horse: String,
+    },
 }
 
 /// The answer to a request: what was asked, and the rules' verdict.
@@ -243,7 +251,7 @@ pub fn apply_requests(world: &mut World) {
             None => outcomes.extend(requests.into_iter().map(|r| OrderOutcome {
                 order: match r {
                     GameRequest::Order(o) => Some(o),
-                    GameRequest::Undo => None,
+                    GameRequest::Undo | GameRequest::ToggleLead { .. } => None,
                 },
                 result: Err(Refusal("no game is in progress".into())),
             })),
@@ -263,8 +271,79 @@ pub fn apply_requests(world: &mut World) {
     }
 }
 
+/// The order that toggles `horse` on `unit`'s lead: `Release` when it leads it now.
+pub fn lead_order(game: &mut Game, unit: &str, horse: &str) -> Order {
+    use crate::sim::components::LedBy;
+    use crate::sim::world::find_figure;
+    let w = game.app.world_mut();
+    let leads = match (find_figure(w, unit), find_figure(w, horse)) {
+        (Some(u), Some(h)) => w.get::<LedBy>(h).is_some_and(|l| l.0 == u),
+        _ => false,
+    };
+    let (unit, horse) = (unit.to_string(), horse.to_string());
+    if leads {
+        Order::Release { unit, horse }
+    } else {
+        Order::Lead { unit, horse }
+    }
+}
+
+/// Whether the window lets a player take back the last order: the game allows it (never past
+/// a die roll), it is a half-move, and the last order moved one of the moving side's own
+/// figures — so at a shared computer nobody takes back the other player's orders, its end of
+/// half-move or its face-down choices.
+pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
+    use crate::sim::components::SideId;
+    use crate::sim::world::find_figure;
+    if !game.can_undo() {
+        return Err(Refusal(if game.record().orders.is_empty() {
+            "nothing to undo".into()
+        } else {
+            "undo stops at the last die roll".into()
+        }));
+    }
+    if !game.phase().is_half_move() {
+        return Err(Refusal(
+            "undo takes back movement, in a half-move; choices made face down stand".into(),
+        ));
+    }
+    let unit = match game.record().orders.last() {
+        Some(
+            Order::Move { unit, .. }
+            | Order::SetGait { unit, .. }
+            | Order::Mount { unit, .. }
+            | Order::Dismount { unit, .. }
+            | Order::Activity { unit, .. }
+            | Order::Lead { unit, .. }
+            | Order::Release { unit, .. },
+        ) => unit.clone(),
+        _ => {
+            return Err(Refusal(
+                "the last order was not a move of the side moving now".into(),
+            ));
+        }
+    };
+    let world = game.app.world_mut();
+    let mover = world.resource::<TurnState>().side_to_move();
+    let side = find_figure(world, &unit).and_then(|e| world.get::<SideId>(e).map(|s| s.0));
+    if side.is_some() && side == mover {
+        Ok(())
+    } else {
+        Err(Refusal(format!(
+            "the last order ({unit}) was the other side's: only your own moves can be taken back"
+        )))
+    }
+}
+
 fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
+    let r = match r {
+        GameRequest::ToggleLead { unit, horse } => {
+            GameRequest::Order(lead_order(&mut active.game, &unit, &horse))
+        }
+        r => r,
+    };
     match r {
+        GameRequest::ToggleLead { .. } => unreachable!("turned into an order above"),
         GameRequest::Order(order) => {
             let result = active.game.order(&order).map(|()| {
                 active.revision += 1;
@@ -278,13 +357,15 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
             }
         }
         GameRequest::Undo => {
-            let result = active.game.undo().map(|()| {
-                active.revision += 1;
-                format!(
-                    "Took back the last order ({} left).",
-                    active.game.record().orders.len()
-                )
-            });
+            let result = undo_verdict(&mut active.game)
+                .and_then(|()| active.game.undo())
+                .map(|()| {
+                    active.revision += 1;
+                    format!(
+                        "Took back the last order ({} left).",
+                        active.game.record().orders.len()
+                    )
+                });
             OrderOutcome {
                 order: None,
                 result,
@@ -330,7 +411,7 @@ fn follow_log(mut old: Vec<LogEntry>, log: &[LogEntry]) -> Vec<LogEntry> {
 }
 
 fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
-    let can_undo = active.game.can_undo();
+    let can_undo = undo_verdict(&mut active.game).is_ok();
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
     let world = active.game.app.world();

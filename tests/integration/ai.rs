@@ -267,3 +267,72 @@ fn i4_undeclared_charges_stay_hidden_from_the_ai() {
     }
     assert!(declared, "Blue wrote its charge orders");
 }
+
+fn warhorse(args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warhorse"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the warhorse binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// `warhorse sim`: winners, turns, losses and a timing summary per phase; the same seed
+/// prints the same results (the timings, which differ from run to run, aside).
+#[test]
+fn i6_warhorse_sim_reports_and_replays_by_seed() {
+    let args = [
+        "sim",
+        "levels/default.ron",
+        "--seed",
+        "3",
+        "--games",
+        "2",
+        "--turns",
+        "4",
+        "--red",
+        "lookahead",
+        "--blue",
+        "table",
+    ];
+    let (code, a) = warhorse(&args);
+    assert_eq!(code, 0, "{a}");
+    let (_, b) = warhorse(&args);
+    let results = |s: &str| s.split("\nTiming").next().unwrap_or("").to_string();
+    assert_eq!(results(&a), results(&b), "same seed, same results");
+    assert!(a.contains("red plays lookahead, blue plays table"), "{a}");
+    for seed in ["seed    3:", "seed    4:"] {
+        assert!(a.contains(seed), "one line a game: {a}");
+    }
+    assert!(a.contains("after  4 turns") || a.contains("turns ("), "{a}");
+    assert!(a.contains("Red lost ") && a.contains("Blue lost "), "{a}");
+    assert!(a.contains("Wins: ") && a.contains(", 0 refused."), "{a}");
+    assert!(a.contains("Timing") && a.contains("first half-move"), "{a}");
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let strip = |s: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(s).expect("JSON");
+        assert!(v["timing"]["phases"].is_object(), "timing per phase");
+        v.as_object_mut().expect("object").remove("timing");
+        v
+    };
+    let (_, ja) = warhorse(&json_args);
+    let (_, jb) = warhorse(&json_args);
+    let (va, vb) = (strip(&ja), strip(&jb));
+    assert_eq!(va, vb, "same seed, same JSON results");
+    let games = va["games"].as_array().expect("games");
+    assert_eq!(games.len(), 2);
+    for g in games {
+        assert!(g["turns"].as_u64().is_some_and(|t| (1..=4).contains(&t)));
+        assert!(g.get("winner").is_some());
+        assert_eq!(g["refused"], 0);
+        for s in g["sides"].as_array().expect("sides") {
+            assert!(s["lost"].as_u64().is_some());
+        }
+    }
+    assert_eq!(va["summary"]["games"], 2);
+}

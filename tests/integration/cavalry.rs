@@ -368,6 +368,23 @@ fn a18_led_and_captured_horses() {
 }
 
 #[test]
+fn a18_a_leader_eliminates_a_horse_he_leads() {
+    let (_, v) = script(ASL, "tests/fixtures/asl_eliminate.orders.ron", 1);
+    assert_eq!(
+        results(&v),
+        ["refused", "accepted", "refused", "accepted", "accepted"],
+        "{v:#}"
+    );
+    let why = v["orders"][2]["reason"].as_str().unwrap();
+    assert!(
+        why.starts_with("A18:") && why.contains("does not lead"),
+        "{why}"
+    );
+    assert!(figure(&v, "spare").is_none(), "the horse is removed");
+    assert!(log_text(&v).contains("leader eliminates spare, as it would a support weapon"));
+}
+
+#[test]
 fn a5_a_leader_mounting_a_squad_horse_counter_gets_a_horse_of_his_own() {
     let mut rules = warhorse::level::builtin_ruleset("asl").expect("asl");
     let mut squad_horses = rules.templates["smc_horse"].clone();
@@ -401,4 +418,61 @@ fn a5_a_leader_mounting_a_squad_horse_counter_gets_a_horse_of_his_own() {
         "the squad counter keeps its three horses"
     );
     assert!(s.log.iter().any(|l| l.text.contains("(A5)")));
+}
+
+#[test]
+fn a7_a10_a_gallop_declared_at_the_start_or_during_the_mph() {
+    let mut g = game(ASL, 1);
+    let horse = |g: &mut Game, id: &str| {
+        g.snapshot()
+            .figures
+            .into_iter()
+            .find(|f| f.id == id)
+            .expect("horse")
+    };
+    // A7: 12 MF.
+    assert_eq!(horse(&mut g, "cav.mount").allowance_left, "12");
+    // A10: declared at the start, +8 (20 MF) and the horse is exhausted.
+    let gallop = |unit: &str| Order::SetGait {
+        unit: unit.into(),
+        gait: Gait::Gallop,
+    };
+    g.order(&gallop("cav")).unwrap();
+    assert_eq!(horse(&mut g, "cav.mount").allowance_left, "20");
+    let log = g.snapshot().log;
+    assert!(
+        log.last().unwrap().text.contains("+8 MF") && log.last().unwrap().text.contains("CX (A10)"),
+        "{:?}",
+        log.last()
+    );
+    assert!(g.order(&gallop("cav")).unwrap_err().0.starts_with("A10:"));
+    // Declared after a hex of movement, +4: 16 MF, 15 left.
+    let step = warhorse::rules::movement::Step::Go(warhorse::rules::grid::Dir(1));
+    g.order(&Order::Move {
+        unit: "cav_b".into(),
+        steps: vec![step],
+    })
+    .unwrap();
+    g.order(&gallop("cav_b")).unwrap();
+    assert_eq!(horse(&mut g, "cav_b.mount").allowance_left, "15");
+    assert!(g.snapshot().log.last().unwrap().text.contains("+4 MF"));
+}
+
+const TURN: &str = "tests/fixtures/charge_turn.ron";
+
+#[test]
+fn c6_a_charge_turns_between_its_targets_through_the_script() {
+    let (a, v) = script(TURN, "tests/fixtures/charge_turn.orders.ron", 4);
+    let (b, _) = script(TURN, "tests/fixtures/charge_turn.orders.ron", 4);
+    assert_eq!(a, b, "replays identically");
+    assert_eq!(results(&v), ["accepted"; 5], "{v:#}");
+    let log = log_text(&v);
+    for phrase in [
+        "knight charges f1, then f2 at the gallop, straight ahead and turning between its targets",
+        "comes within reach of f1 on the right of its steed",
+        "Past f1, knight veers onto the left diagonal at (5,5) towards f2 (C6",
+        "comes within reach of f2 on the right of its steed",
+    ] {
+        assert!(log.contains(phrase), "missing {phrase:?} in:\n{log}");
+    }
 }

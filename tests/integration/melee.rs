@@ -210,3 +210,100 @@ fn seed_002_spells_in_play_leave_the_dwarf_paralysed() {
         "{log:?}"
     );
 }
+
+/// `docs/formats.md` ("Melee orders") writes every card as an orders file does; each written
+/// form is in the doc and parses as the `warhorse script` reader parses it.
+#[test]
+fn every_card_parses_as_docs_formats_writes_it() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/formats.md"))
+        .expect("docs/formats.md");
+    let parse = |src: &str| -> Vec<Order> {
+        ron::Options::default()
+            .from_str::<Vec<Order>>(src)
+            .unwrap_or_else(|e| panic!("{src}: {e}"))
+    };
+    let forms = [
+        "Fire(target: \"id\")",
+        "Reload",
+        "DrawWeapon(weapon: Some(Main))",
+        "PrepareSpell",
+        "CastSpell(spell: \"bind\", target: Some(\"id\"))",
+        "PullRider(target: \"id\")",
+        "Restraint(target: \"id\")",
+        "Toss(target: \"id\")",
+        "BreakFree",
+        "Punch(target: \"id\")",
+        "Kick(target: \"id\")",
+        "DeliverBlow(target: \"id\")",
+        "Ferocity(target: \"id\")",
+        "GreatBlow(target: \"id\")",
+        "Move(To(Dir(d)))",
+        "Move(Face(Dir(d)))",
+        "Move(StandUp)",
+        "WeaponParry",
+        "DesperateDefense",
+        "ActiveShieldParry",
+        "PassiveShieldParry",
+        "Dodge(Left)",
+        "Dodge(Right)",
+        "Dodge(Back)",
+        "Horse(Move)",
+        "Horse(Wheel(facing: Dir(d)))",
+        "Horse(Trample(target: \"id\"))",
+        "Horse(Hamstring(target: \"id\"))",
+    ];
+    for f in forms {
+        assert!(doc.contains(&format!("`{f}`")), "formats.md lacks `{f}`");
+        let card = f.replace("Dir(d)", "Dir(2)");
+        let orders = parse(&format!("[PlayCards(unit: \"u\", melee: [{card}])]"));
+        let Order::PlayCards { melee, .. } = &orders[0] else {
+            panic!("{orders:?}")
+        };
+        assert_eq!(melee.len(), 1, "{f}");
+    }
+    // DRAW WEAPON's defaults: the sidearm, no shield, nothing sheathed.
+    let o = parse("[PlayCards(unit: \"u\", melee: [DrawWeapon(shield: true, sheathe: true)])]");
+    assert!(matches!(
+        &o[0],
+        Order::PlayCards { melee, .. } if melee[0] == MeleeCard::DrawWeapon {
+            weapon: Some(warhorse::rules::melee::cards::WeaponSlot::Sidearm),
+            shield: true,
+            sheathe: true,
+        }
+    ));
+    // TAC cards with a designated enemy, guesses and passes.
+    for tac in [
+        "Retreat",
+        "RunAway",
+        "Close",
+        "KeepDistance",
+        "StandGround",
+        "Fleche",
+        "Charge",
+    ] {
+        assert!(
+            doc.contains(&format!("`{tac}`")),
+            "formats.md lacks `{tac}`"
+        );
+        parse(&format!(
+            "[PlayCards(unit: \"u\", tac: Some({tac}), tac_target: Some(\"e\"))]"
+        ));
+    }
+    let o = parse("[GuessDodge(unit: \"g\", target: \"d\", guess: Back), Pass(unit: \"g\")]");
+    assert!(
+        matches!(&o[0], Order::GuessDodge { guess, .. } if *guess == warhorse::rules::melee::cards::DodgeDir::Back)
+    );
+    assert!(matches!(&o[1], Order::Pass { .. }));
+    // The documented example is the fixture the first test plays.
+    let fixture = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/melee.orders.ron"
+    ))
+    .expect("fixture");
+    for line in fixture
+        .lines()
+        .filter(|l| l.trim_start().starts_with("PlayCards"))
+    {
+        assert!(doc.contains(line.trim()), "formats.md lacks {line:?}");
+    }
+}

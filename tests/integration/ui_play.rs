@@ -229,3 +229,68 @@ fn undo_takes_back_a_move_but_stops_at_the_dice() {
         "the move before the roll stays"
     );
 }
+
+#[test]
+fn while_the_orders_are_locked_a_click_or_key_gives_no_order_but_selecting_still_works() {
+    let mut app = app(3);
+    let side = view(&app).side_to_move.expect("a side moves");
+    let (id, _, far) = select_mover(&mut app, side);
+    let why = "Blue is played by the computer: wait, or press Space to fast-forward.";
+    app.world_mut()
+        .insert_resource(warhorse::ui::play::OrderLock(Some(why.into())));
+    let before = state(&mut app);
+    let orders = game(&app).record().orders.len();
+    for a in [
+        PlayAction::Click(far),
+        PlayAction::EndSide,
+        PlayAction::Gait(warhorse::rules::gait::Gait::Gallop),
+        PlayAction::BackUp,
+        PlayAction::Undo,
+    ] {
+        act(&mut app, a);
+        assert_eq!(app.world().resource::<Feedback>().status, why);
+    }
+    assert_eq!(state(&mut app), before);
+    assert_eq!(game(&app).record().orders.len(), orders);
+    // Looking is still allowed.
+    act(&mut app, PlayAction::Select(None));
+    assert_eq!(app.world().resource::<Selection>().unit, None);
+    act(&mut app, PlayAction::Select(Some(id.clone())));
+    assert_eq!(app.world().resource::<Selection>().unit, Some(id));
+    // Unlocked, the same click moves the figure.
+    app.world_mut()
+        .insert_resource(warhorse::ui::play::OrderLock(None));
+    act(&mut app, PlayAction::Click(far));
+    assert_ne!(state(&mut app), before);
+}
+
+#[test]
+fn at_a_shared_computer_undo_takes_back_only_the_moving_sides_own_moves() {
+    let mut app = app(1);
+    let first = view(&app).side_to_move.expect("a side moves");
+    let (unit, _, target) = select_mover(&mut app, first);
+    hover(&mut app, target, 0);
+    act(&mut app, PlayAction::Click(target));
+    act(&mut app, PlayAction::EndSide);
+    let second = view(&app).side_to_move.expect("the other side moves");
+    assert_ne!(second, first);
+    // The other player may not take back the first player's end of half-move or move.
+    assert!(!view(&app).can_undo);
+    let before = state(&mut app);
+    act(&mut app, PlayAction::Undo);
+    let fb = app.world().resource::<Feedback>().clone();
+    assert!(fb.refused, "{fb:?}");
+    assert_eq!(state(&mut app), before);
+    assert_eq!(mirror_cell(&mut app, &unit), Some(target));
+    // Its own move it may.
+    let (other, from, to) = select_mover(&mut app, second);
+    hover(&mut app, to, 0);
+    act(&mut app, PlayAction::Click(to));
+    assert!(view(&app).can_undo);
+    act(&mut app, PlayAction::Undo);
+    assert_eq!(mirror_cell(&mut app, &other), Some(from));
+    assert!(
+        !view(&app).can_undo,
+        "back at the other side's end of half-move"
+    );
+}

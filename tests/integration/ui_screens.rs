@@ -2,7 +2,9 @@
 //! the autosave, quitting; the hot-seat hand-over and the card overlay are in `cards`. No
 //! window or GPU: `MinimalPlugins` and the screens' logic.
 
+mod ai;
 mod cards;
+mod charges;
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;

@@ -1,8 +1,8 @@
 //! Charge movement on the grid (C1, C5–C7): the straight line a charging steed rides, where
 //! it strikes and whom it touches, and which targets a mounted figure may charge at all.
 //!
-//! *Our reading on the grid* (written in `docs/rules.md`): a charge is one straight line of
-//! cells, inches = cells. On squares it runs along the mount's heading (1 a cell) or along one
+//! *Our reading on the grid* (written in `docs/rules.md`): a charge is a straight line of
+//! cells, inches = cells, that may change line between targets (C6 turns, see `walk`). On squares it runs along the mount's heading (1 a cell) or along one
 //! of the two diagonals ahead (a veer, 2 a cell, counted as a single veer against H4); on
 //! hexes along the heading, or 60° off it after one veer (which turns the heading, H7). The
 //! horse rides its whole half-move allowance at the charge gait unless the way is blocked.
@@ -26,6 +26,8 @@ use serde::{Deserialize, Serialize};
 pub const BASH_SLOW: Mp = Mp::cells(2);
 /// C6: at least 2" of straight run before each contact.
 pub const RUN_BEFORE: usize = 2;
+/// C6: at least 1" of straight run after a contact before the horse may turn.
+pub const RUN_AFTER: usize = 1;
 /// C6: the next target at least 3" from the present one on the same side of the steed …
 pub const SPACING_SAME_SIDE: i32 = 3;
 /// … or 6" on the opposite side.

@@ -8,7 +8,7 @@
 //! charges, then the loser's, each alone.
 
 use super::{EndReason, Event as Step};
-use super::{Fig, Line, Walker};
+use super::{Fig, Line, Turn, Walker};
 use crate::rules::cavalry::{HitOn, hit_falls_on, melee_modifier, slowed};
 use crate::rules::gait::Gait;
 use crate::rules::grid::Cell;
@@ -172,6 +172,8 @@ pub struct ChargeRide {
     pub targets: Vec<usize>,
     /// The line planned when it was declared.
     pub line: Line,
+    /// The turns between targets planned with it (C6).
+    pub turns: Vec<Turn>,
     /// The charge gait.
     pub gait: Gait,
     /// Allowance at that gait.
@@ -245,7 +247,9 @@ pub fn ride_all<D: Dice>(
                 ride.rider,
             );
             let reach = reach_of(fight, t, ride.rider, true).0;
-            walker = walker.against(ride.targets.clone(), reach);
+            walker = walker
+                .against(ride.targets.clone(), reach)
+                .with_turns(ride.turns.clone());
             Some(Live {
                 ride,
                 walker,
@@ -290,6 +294,20 @@ pub fn ride_all<D: Dice>(
             }
         }
         // The winner completes its move, then the loser (la is the winner's by construction).
+        if st
+            .struck
+            .iter()
+            .any(|&(x, y)| (x, y) == (ia, ib) || (x, y) == (ib, ia))
+        {
+            r.event(
+                &mut out,
+                format!(
+                    "The pas des armes is over: {} rides on past first (it won the initiative), \
+                     then {} (C2).",
+                    fight.fighters[ia].id, fight.fighters[ib].id
+                ),
+            );
+        }
         while advance(fight, t, &mut la, &mut st, &mut r, &mut out) {}
         while advance(fight, t, &mut lb, &mut st, &mut r, &mut out) {}
         st.mutual_units.clear();
@@ -305,10 +323,15 @@ pub fn ride_all<D: Dice>(
                 .iter()
                 .map(|&x| fight.fighters[x].id.clone())
                 .collect();
+            let turning = if l.ride.turns.is_empty() {
+                ""
+            } else {
+                " and turning between its targets"
+            };
             r.event(
                 &mut out,
                 format!(
-                    "{id} charges {} at the {}, {} (C5).",
+                    "{id} charges {} at the {}, {}{turning} (C5, C6).",
                     names.join(", then "),
                     l.ride.gait,
                     l.ride.line.words()
@@ -378,10 +401,15 @@ fn advance<D: Dice>(
                 // The pas des armes is already struck: they only ride past.
                 return true;
             }
+            let rule = if st.mutual_units.contains(&target) && st.mutual_units.contains(&rider) {
+                "C2"
+            } else {
+                "C5"
+            };
             r.event(
                 out,
                 format!(
-                    "{id} comes within reach of {} on the {} of its steed (C5).",
+                    "{id} comes within reach of {} on the {} of its steed ({rule}).",
                     fight.fighters[target].id,
                     match side {
                         super::Side::Left => "left",
@@ -399,6 +427,40 @@ fn advance<D: Dice>(
         }
         Step::Contact { fig } => {
             contact(fight, t, l, fig, r, out);
+        }
+        Step::Turn { line } => {
+            let hand = |h: crate::rules::movement::Hand| match h {
+                crate::rules::movement::Hand::Left => "left",
+                crate::rules::movement::Hand::Right => "right",
+            };
+            let next = l
+                .ride
+                .targets
+                .get(l.walker.struck)
+                .map(|&x| format!(" towards {}", fight.fighters[x].id))
+                .unwrap_or_default();
+            let past = l
+                .walker
+                .struck
+                .checked_sub(1)
+                .and_then(|k| l.ride.targets.get(k))
+                .map(|&x| fight.fighters[x].id.clone())
+                .unwrap_or_default();
+            let at = fight.fighters[rider].cell;
+            let how = match (fight.board.grid, line) {
+                (crate::rules::grid::GridKind::Hex, Line::Veer(h)) => {
+                    format!("veers 60° to the {}", hand(h))
+                }
+                (_, Line::Ahead) => "turns back onto its heading".to_string(),
+                (_, Line::Veer(h)) => format!("veers onto the {} diagonal", hand(h)),
+            };
+            r.event(
+                out,
+                format!(
+                    "Past {past}, {id} {how} at {at}{next} (C6: a new line after at least 1\" \
+                     straight past the contact)."
+                ),
+            );
         }
         Step::Crossing { fig } => {
             let fid = fight.fighters[fig].id.clone();
@@ -569,17 +631,14 @@ fn duels<D: Dice>(
                     None
                 };
                 let (cid, tid) = (fight.fighters[c].id.clone(), fight.fighters[tg].id.clone());
-                match c_first {
-                    Some(first) => {
-                        let (w, l) = if first { (&cid, &tid) } else { (&tid, &cid) };
-                        let why = if crank != trank {
-                            "the longer weapon strikes first (C5)"
-                        } else {
-                            "the superior mount strikes first (C2: a Great Horse, then a Griffin, then a Hippogriff, then any other)"
-                        };
-                        r.event(out, format!("{w} strikes before {l}: {why}."));
-                    }
-                    None => {}
+                if let Some(first) = c_first {
+                    let (w, l) = if first { (&cid, &tid) } else { (&tid, &cid) };
+                    let why = if crank != trank {
+                        "the longer weapon strikes first (C5)"
+                    } else {
+                        "the superior mount strikes first (C2: a Great Horse, then a Griffin, then a Hippogriff, then any other)"
+                    };
+                    r.event(out, format!("{w} strikes before {l}: {why}."));
                 }
                 match c_first {
                     None => {

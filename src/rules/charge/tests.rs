@@ -76,6 +76,14 @@ fn charger(b: &Board, figs: &[Fig], allowance: i64, reach: i32) -> Charger {
     }
 }
 
+/// Impassable rock along row `y`: no zig-zag below the line of footmen.
+fn rock_row(b: &mut Board, y: i32) {
+    for x in 0..b.width {
+        let i = b.index(Cell::new(x, y));
+        b.terrain[i] = 2;
+    }
+}
+
 fn setup(figs: &[Fig]) -> Board {
     let mut b = board(GridKind::Square);
     occupy(&mut b, figs);
@@ -202,13 +210,15 @@ fn c6_several_targets_spacing_enforced() {
     let c = charger(&b, &close, 14, 2);
     let e = plan_charge(&b, &close, &c, &[1, 2]).unwrap_err();
     assert!(e.starts_with("C6:") && e.contains("same side"), "{e}");
-    // On the other side of the steed six inches are needed.
+    // On the other side of the steed six inches are needed (and a turn after f1 leaves too
+    // little run to put f2 on the same side, see the turn tests).
     let across = vec![
         fig("k", 0, 1, 5, 2),
         fig("f1", 1, 5, 6, 0),
-        fig("f2", 1, 9, 3, 4),
+        fig("f2", 1, 8, 4, 4),
     ];
-    let b = setup(&across);
+    let mut b = setup(&across);
+    rock_row(&mut b, 8);
     let c = charger(&b, &across, 14, 2);
     let e = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
     assert!(e.contains("other side"), "{e}");
@@ -239,7 +249,13 @@ fn c6_released_when_the_way_is_blocked() {
         fig("f2", 1, 11, 6, 0),
     ];
     let b = setup(&figs);
-    let c = charger(&b, &figs, 14, 2);
+    let mut c = charger(&b, &figs, 14, 2);
+    // A trotting charger may turn round the ally after f1 (C6 turns) …
+    let p = plan_charge(&b, &figs, &c, &[1, 3]).expect("a way round the ally");
+    assert!(!p.legs.is_empty());
+    assert!(!p.cells.contains(&Cell::new(8, 5)));
+    // … one galloping with no veers left cannot, and the way is blocked.
+    c.pose.veers = 2;
     let e = plan_charge(&b, &figs, &c, &[1, 3]).unwrap_err();
     assert!(e.contains("blocked") && e.contains("ally"), "{e}");
     // The walker reports the block as the end of the charge.
@@ -349,5 +365,218 @@ fn hexes_charge_along_a_hex_direction() {
     assert_eq!(p.line, Line::Ahead);
     for w in p.cells.windows(2) {
         assert_eq!(GridKind::Hex.dir_to_adjacent(w[0], w[1]), Some(Dir(1)));
+    }
+}
+
+#[test]
+fn c6_turns_between_targets_after_one_inch_past_the_contact() {
+    // The knight rides east along row 5, lances f1 (south of its line), touches it at (4,5),
+    // runs 1" on to (5,5), then veers onto the left diagonal and strikes f2 after 2" of run.
+    // No straight line reaches both.
+    let figs = vec![
+        fig("k", 0, 1, 5, 2),
+        fig("f1", 1, 5, 6, 0),
+        fig("f2", 1, 9, 2, 4),
+    ];
+    let b = setup(&figs);
+    let c = charger(&b, &figs, 14, 2);
+    for line in Line::ALL {
+        let w = c.walker(&figs, line, &[1, 2]);
+        assert!(plan(&b, w).is_err(), "{line:?} alone cannot reach both");
+    }
+    let p = plan_charge(&b, &figs, &c, &[1, 2]).expect("a charge that turns");
+    assert_eq!(p.line, Line::Ahead);
+    assert_eq!(
+        p.turns,
+        vec![Turn {
+            after: 1,
+            wait: 0,
+            line: Line::Veer(Hand::Left)
+        }]
+    );
+    assert_eq!(p.legs, vec![(4, Line::Veer(Hand::Left))]);
+    // f1 struck at 2 cells, touched at 3; the new leg begins at 4 and f2 is struck 2 cells on,
+    // on the same (right) side, 4" from f1.
+    assert_eq!(p.strikes, vec![(1, 2, Side::Right), (2, 6, Side::Right)]);
+    assert_eq!(p.contacts[0], (1, 3));
+    assert_eq!(p.cells[4], Cell::new(5, 5));
+    assert_eq!(p.cells[5], Cell::new(6, 4));
+    assert_eq!(p.cells[6], Cell::new(7, 3));
+    // The walker that rides it says where it turns.
+    let mut w = c.walker(&figs, p.line, &[1, 2]).with_turns(p.turns.clone());
+    let mut turned_at = None;
+    while let Some(ev) = w.next(&b) {
+        match ev {
+            Event::Turn { line } => turned_at = Some((w.pose.cell, line)),
+            Event::Contact { .. } => w.slow(),
+            _ => {}
+        }
+    }
+    assert_eq!(turned_at, Some((Cell::new(5, 5), Line::Veer(Hand::Left))));
+}
+
+#[test]
+fn c6_a_turn_still_needs_its_runs_and_the_spacing() {
+    // f2 across the line and only 3" from f1: straight on it is on the other side (6" needed);
+    // turning after the 1" past f1 leaves too little run before it, and rock below the
+    // footmen leaves no room to swing round under f1 and come back at f2 on the same side.
+    let figs = vec![
+        fig("k", 0, 1, 5, 2),
+        fig("f1", 1, 5, 6, 0),
+        fig("f2", 1, 8, 4, 4),
+    ];
+    let mut b = setup(&figs);
+    let open = b.clone();
+    rock_row(&mut b, 8);
+    let c = charger(&b, &figs, 14, 2);
+    let e = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err();
+    assert!(e.starts_with("C6:") && e.contains("6\""), "{e}");
+    // A turn that comes too late for 2" of run is refused by name.
+    let w = c.walker(&figs, Line::Ahead, &[1, 2]).with_turns(vec![Turn {
+        after: 1,
+        wait: 0,
+        line: Line::Veer(Hand::Left),
+    }]);
+    let e = plan(&b, w).unwrap_err();
+    assert!(e.contains("straight after its turn"), "{e}");
+    // Turning back into the stand of the target just struck needs the run as well: on the
+    // right diagonal the lance strikes f1 from 2 cells; turning left at once would touch it
+    // after a single cell.
+    let w = c
+        .walker(&figs, Line::Veer(Hand::Right), &[1, 2])
+        .with_turns(vec![Turn {
+            after: 1,
+            wait: 0,
+            line: Line::Veer(Hand::Left),
+        }]);
+    let e = plan(&open, w).unwrap_err();
+    assert!(e.contains("before it touches f1"), "{e}");
+    // With room below, the horse may swing round under f1 and take f2 on its left, as f1 was:
+    // the side is the side at the strike (C6).
+    let p = plan_charge(&open, &figs, &c, &[1, 2]).expect("a zig-zag");
+    assert_eq!(
+        p.strikes.iter().map(|s| s.2).collect::<Vec<_>>(),
+        [Side::Left, Side::Left]
+    );
+}
+
+#[test]
+fn c6_h4_a_galloping_charge_turns_only_with_veers_left() {
+    // The same charge as above by a horse that has used its two gallop veers this turn.
+    let figs = vec![
+        fig("k", 0, 1, 5, 2),
+        fig("f1", 1, 5, 6, 0),
+        fig("f2", 1, 9, 2, 4),
+    ];
+    let b = setup(&figs);
+    let mut c = charger(&b, &figs, 14, 2);
+    c.pose.veers = 2;
+    let e = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err();
+    assert!(e.contains("cannot reach f2"), "{e}");
+    // With one veer left it turns once.
+    c.pose.veers = 1;
+    let p = plan_charge(&b, &figs, &c, &[1, 2]).expect("one veer left");
+    assert_eq!(p.legs.len(), 1);
+}
+
+#[test]
+fn c2_great_horse_then_griffin_then_hippogriff_then_any_other() {
+    use super::ride::mount_rank;
+    let order = ["destrier", "griffin", "hippogriff", "charger"];
+    for w in order.windows(2) {
+        assert!(
+            mount_rank(w[0]) < mount_rank(w[1]),
+            "{} before {}",
+            w[0],
+            w[1]
+        );
+    }
+    assert_eq!(mount_rank("warhorse"), mount_rank("destrier"));
+    assert_eq!(mount_rank("courser"), mount_rank("rouncy"));
+}
+
+#[test]
+fn c3_lance_breaks_on_a_critical_against_ac4_or_on_ten_percent() {
+    use super::ride::{LANCE_BREAK, LANCE_BREAK_ARMOUR, lance_breaks};
+    assert_eq!((LANCE_BREAK_ARMOUR, LANCE_BREAK), (4, 10));
+    // A critical hit on armour class 4+ always shatters it.
+    assert!(lance_breaks(true, 4, 100));
+    assert!(lance_breaks(true, 7, 55));
+    // Against lighter armour, or without a critical, 1–10 on the d100, hit or miss.
+    assert!(!lance_breaks(true, 3, 11));
+    assert!(lance_breaks(false, 3, 10));
+    assert!(lance_breaks(false, 9, 1));
+    assert!(!lance_breaks(false, 9, 11));
+}
+
+#[test]
+fn c4_crossing_the_struck_target_checks_both_horses_for_stumbling() {
+    use super::ride::STUMBLE;
+    assert_eq!(STUMBLE, 30, "our reading: the seed's WHEEL stumble, 1–30");
+    // Only the target just struck may be crossed; another figure in the line blocks it.
+    let figs = vec![
+        fig("k", 0, 1, 5, 2),
+        fig("f", 1, 6, 5, 6),
+        fig("g", 1, 9, 5, 6),
+    ];
+    let b = setup(&figs);
+    let c = charger(&b, &figs, 14, 2);
+    let mut w = c.walker(&figs, Line::Ahead, &[1]);
+    let mut crossed = Vec::new();
+    let mut end = None;
+    while let Some(ev) = w.next(&b) {
+        match ev {
+            Event::Crossing { fig } => crossed.push(fig),
+            Event::Contact { .. } => w.slow(),
+            Event::End(r) => end = Some(r),
+            _ => {}
+        }
+    }
+    assert_eq!(crossed, [1]);
+    assert!(
+        matches!(&end, Some(EndReason::Blocked(why)) if why.contains("g stands in the way")),
+        "{end:?}"
+    );
+}
+
+#[test]
+fn c6_h7_on_hexes_a_turn_is_a_60_degree_veer() {
+    let mut figs = vec![
+        fig("k", 0, 2, 4, 1),
+        fig("f1", 1, 5, 3, 4),
+        fig("f2", 1, 7, 0, 4),
+    ];
+    figs[0].shape = StandShape::Long;
+    let mut b = board(GridKind::Hex);
+    occupy(&mut b, &figs);
+    let mut rules = destrier();
+    rules.grid = GridKind::Hex;
+    let spec = MoverSpec {
+        side: 1,
+        mounted: true,
+        gait: Gait::Gallop,
+        basis: Mp::cells(14),
+        crawling: false,
+        asl_gallop: false,
+        stops: vec![],
+    };
+    let c = Charger {
+        mover: Mover::new(&rules, &b, spec),
+        pose: Pose::new(figs[0].cell, figs[0].facing),
+        allowance: Mp::cells(14),
+        me: 0,
+        reach: 2,
+    };
+    let p = plan_charge(&b, &figs, &c, &[1, 2]).expect("a hex charge that turns");
+    assert_eq!(p.line, Line::Ahead);
+    assert_eq!(p.legs, vec![(4, Line::Veer(Hand::Left))]);
+    assert_eq!(p.strikes, vec![(1, 2, Side::Left), (2, 6, Side::Left)]);
+    let dir = |i: usize| GridKind::Hex.dir_to_adjacent(p.cells[i], p.cells[i + 1]);
+    // Straight along the heading to the turn, then straight 60° to the left of it.
+    for i in 0..4 {
+        assert_eq!(dir(i), Some(Dir(1)), "leg 1, step {i}");
+    }
+    for i in 4..p.cells.len() - 1 {
+        assert_eq!(dir(i), Some(Dir(0)), "leg 2, step {i}");
     }
 }

@@ -1,10 +1,21 @@
 //! The [`Walker`] that rides a charge cell by cell, and the planner built on it (C5, C6).
+//!
+//! A charge rides straight lines ("legs"). Between two targets it may change line (C6 turns):
+//! *our reading* of the seed's "at least 2" in a straight line before contacting a target and
+//! at least 1" in a straight line after contact" is that the horse, having struck a target,
+//! runs on at least 1" straight past its contact with it ([`RUN_AFTER`]), may then take a new
+//! line — on squares the heading or one of the two diagonals ahead of it (a diagonal leg is one
+//! veer, H4); on hexes 60° to either hand (a veer, H7) — and must then run at least 2"
+//! straight on that line before it strikes the next target ([`RUN_BEFORE`]). Each new diagonal
+//! or hex veer counts against the gallop's two veers (H4).
 
-use super::{BASH_SLOW, Fig, Line, RUN_BEFORE, Side, side_of, sight, spacing_ok};
+use super::{BASH_SLOW, Fig, Line, RUN_AFTER, RUN_BEFORE, Side, side_of, sight, spacing_ok};
 use crate::rules::board::Board;
+use crate::rules::grid::GridKind::{Hex, Square};
 use crate::rules::grid::{Cell, Dir, GridKind};
-use crate::rules::movement::{Mover, Pose, Step};
+use crate::rules::movement::{Hand, Mover, Pose, Step};
 use crate::rules::mp::Mp;
+use serde::{Deserialize, Serialize};
 
 /// Something that happened as the horse entered a cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,8 +47,26 @@ pub enum Event {
         /// Figure index.
         fig: usize,
     },
+    /// The horse takes a new line towards the next target (C6 turns).
+    Turn {
+        /// The new line (on squares relative to the heading, on hexes to the facing it had).
+        line: Line,
+    },
     /// The charge is over.
     End(EndReason),
+}
+
+/// A planned change of line between two targets (C6 turns): once `after` targets have been
+/// struck and the horse has run its 1" straight past the last of them, plus `wait` cells more,
+/// it takes `line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Turn {
+    /// Targets struck before the turn (at least 1).
+    pub after: usize,
+    /// Cells ridden straight beyond the least run after the contact.
+    pub wait: usize,
+    /// The new line.
+    pub line: Line,
 }
 
 /// Why a charge ended.
@@ -56,8 +85,18 @@ pub enum EndReason {
 pub struct Walker {
     /// The mover at the charge gait (terrain costs, veers).
     pub mover: Mover,
-    /// The line.
+    /// The line of the leg being ridden (the first line until a turn).
     pub line: Line,
+    /// The first line.
+    pub start_line: Line,
+    /// Turns still to take, in order (C6).
+    pub turns: Vec<Turn>,
+    /// Turns taken: (path index of the cell where the new leg began, its line).
+    pub turned: Vec<(usize, Line)>,
+    /// Path index where the current leg began.
+    pub leg_start: usize,
+    /// Contacts so far: (figure, path index).
+    pub contacts: Vec<(usize, usize)>,
     /// Current pose.
     pub pose: Pose,
     /// The cells ridden, the start first.
@@ -82,7 +121,8 @@ pub struct Walker {
     pub strikes: Vec<(usize, usize, Side)>,
     /// The figure whose stand the horse may cross (the target it just struck).
     pub crossable: Option<usize>,
-    veers0: u8,
+    /// Veers used before the current leg (a diagonal or hex leg adds one, H4).
+    veers_base: u8,
     queue: Vec<Event>,
     ended: bool,
 }
@@ -106,9 +146,14 @@ impl Walker {
             .map(|(i, _)| i)
             .collect();
         Walker {
-            veers0: pose.veers,
+            veers_base: pose.veers,
             mover,
             line,
+            start_line: line,
+            turns: Vec::new(),
+            turned: Vec::new(),
+            leg_start: 0,
+            contacts: Vec::new(),
             pose,
             cells: vec![pose.cell],
             allowance,
@@ -134,6 +179,42 @@ impl Walker {
         self
     }
 
+    /// The turns to take between targets (C6), in order of `after`.
+    pub fn with_turns(mut self, turns: Vec<Turn>) -> Walker {
+        self.turns = turns;
+        self
+    }
+
+    /// The lines a new leg may take from the current one: on squares the heading and the two
+    /// diagonals ahead, other than the present line; on hexes a veer to either hand.
+    pub fn turn_lines(&self) -> Vec<Line> {
+        match self.mover.grid {
+            Square => Line::ALL.into_iter().filter(|l| *l != self.line).collect(),
+            Hex => vec![Line::Veer(Hand::Left), Line::Veer(Hand::Right)],
+        }
+    }
+
+    /// Is the planned turn `t` due now? The horse has struck exactly `t.after` targets and has
+    /// run 1" straight past its contact with the last (or past the strike, when it never
+    /// touched it), and `t.wait` cells more.
+    fn turn_due(&self, t: &Turn) -> bool {
+        if t.after == 0 || self.struck != t.after {
+            return false;
+        }
+        let prev = self.targets[t.after - 1];
+        let Some(&(_, strike_at, _)) = self.strikes.iter().find(|s| s.0 == prev) else {
+            return false;
+        };
+        let anchor = self
+            .contacts
+            .iter()
+            .filter(|c| c.0 == prev && c.1 >= strike_at)
+            .map(|c| c.1)
+            .next()
+            .unwrap_or(strike_at)
+            .max(self.leg_start);
+        self.index() >= anchor + RUN_AFTER + t.wait
+    }
     /// Movement left.
     pub fn left(&self) -> Mp {
         (self.allowance - self.spent).max(Mp::ZERO)
@@ -148,7 +229,7 @@ impl Walker {
     pub fn dir(&self) -> Dir {
         let g = self.mover.grid;
         match (g, self.line) {
-            (GridKind::Hex, Line::Veer(_)) if self.index() > 0 => self.pose.facing,
+            (GridKind::Hex, Line::Veer(_)) if self.index() > self.leg_start => self.pose.facing,
             _ => self.line.dir(g, self.pose.facing),
         }
     }
@@ -157,7 +238,7 @@ impl Walker {
     fn step(&self) -> Step {
         match (self.mover.grid, self.line) {
             (_, Line::Ahead) => Step::Forward,
-            (GridKind::Hex, Line::Veer(_)) if self.index() > 0 => Step::Forward,
+            (GridKind::Hex, Line::Veer(_)) if self.index() > self.leg_start => Step::Forward,
             (_, Line::Veer(h)) => Step::Veer(h),
         }
     }
@@ -166,13 +247,13 @@ impl Walker {
     /// by the mover: a charging steed is never stopped by an enemy's front, D16).
     pub fn peek(&self, board: &Board) -> Result<(Pose, Mp), String> {
         let mut from = self.pose;
-        from.veers = self.veers0;
+        from.veers = self.veers_base;
         from.stopped = false;
         let next = self.mover.grid.neighbour(from.cell, self.dir());
-        if let Some(i) = self.fig_at(next) {
-            if Some(i) != self.crossable {
-                return Err(format!("{} stands in the way at {next}", self.figs[i].id));
-            }
+        if let Some(i) = self.fig_at(next)
+            && Some(i) != self.crossable
+        {
+            return Err(format!("{} stands in the way at {next}", self.figs[i].id));
         }
         let mut b = board.clone();
         for c in [from.cell, next] {
@@ -220,6 +301,21 @@ impl Walker {
         if self.left() == Mp::ZERO {
             return Some(self.end(EndReason::Spent));
         }
+        // C6 turns: a planned change of line, once the horse is past the last target; a turn
+        // whose target was struck on the old line is dropped.
+        while self.turns.first().is_some_and(|t| t.after < self.struck) {
+            self.turns.remove(0);
+        }
+        if let Some(t) = self.turns.first().copied()
+            && self.turn_due(&t)
+        {
+            self.turns.remove(0);
+            self.line = t.line;
+            self.leg_start = self.index();
+            self.veers_base = self.pose.veers;
+            self.turned.push((self.leg_start, t.line));
+            return Some(Event::Turn { line: t.line });
+        }
         let (pose, cost) = match self.peek(board) {
             Ok(x) => x,
             Err(why) => return Some(self.end(EndReason::Blocked(why))),
@@ -247,9 +343,9 @@ impl Walker {
         }
         self.pose = pose;
         self.pose.veers = if matches!(self.line, Line::Veer(_)) {
-            self.veers0.saturating_add(1)
+            self.veers_base.saturating_add(1)
         } else {
-            self.veers0
+            self.veers_base
         };
         self.spent += cost;
         self.cells.push(pose.cell);
@@ -284,6 +380,7 @@ impl Walker {
             .collect();
         for i in new {
             self.touched.push(i);
+            self.contacts.push((i, index));
             self.queue.push(Event::Contact { fig: i });
         }
         Some(Event::Entered {
@@ -312,8 +409,12 @@ impl Walker {
 /// touches, where it ends, and the first rule it breaks, if any.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// The line.
+    /// The first line.
     pub line: Line,
+    /// The turns between targets (C6), empty for a charge on one straight line.
+    pub turns: Vec<Turn>,
+    /// Where each new leg began: (path index, line).
+    pub legs: Vec<(usize, Line)>,
     /// The cells, start first.
     pub cells: Vec<Cell>,
     /// Strike points: (target figure index, path index, side).
@@ -331,26 +432,51 @@ pub fn plan(board: &Board, walker: Walker) -> Result<Plan, String> {
     plan_ranked(board, walker).map_err(|(_, e)| e)
 }
 
-/// [`plan`], with the number of targets reached before the rule broken (to pick the most
-/// telling refusal among lines).
-fn plan_ranked(board: &Board, mut walker: Walker) -> Result<Plan, (usize, String)> {
-    let mut contacts = Vec::new();
+/// Rides `walker` to its end without dice, every contact slowing the mount (C6).
+fn dry_run(board: &Board, mut walker: Walker) -> (Walker, EndReason) {
     let mut end = EndReason::Spent;
     while let Some(e) = walker.next(board) {
         match e {
-            Event::Contact { fig } => {
-                contacts.push((fig, walker.index()));
-                walker.slow();
-            }
+            Event::Contact { .. } => walker.slow(),
             Event::End(r) => end = r,
             _ => {}
         }
     }
+    (walker, end)
+}
+
+/// [`plan`], with the number of targets reached before the rule broken (to pick the most
+/// telling refusal among lines).
+fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, String)> {
+    let (walker, end) = dry_run(board, walker);
+    let contacts = walker.contacts.clone();
     let grid = walker.mover.grid;
     let mut last = 0;
     let mut prev: Option<(usize, Side)> = None;
     for (k, &(t, at, side)) in walker.strikes.iter().enumerate() {
         let id = &walker.figs[t].id;
+        // The straight run before a strike starts at the previous strike or at the turn
+        // onto this leg, whichever is later (C6).
+        let leg = walker
+            .turned
+            .iter()
+            .map(|&(i, _)| i)
+            .filter(|&i| i < at)
+            .max()
+            .unwrap_or(0);
+        if leg > last {
+            if at - leg < RUN_BEFORE {
+                return Err((
+                    k,
+                    format!(
+                        "C6: the horse must run at least {RUN_BEFORE}\" straight after its turn \
+                         before it reaches {id}; it would reach it after {}\"",
+                        at - leg
+                    ),
+                ));
+            }
+            last = leg;
+        }
         if at - last < RUN_BEFORE {
             return Err((
                 k,
@@ -376,6 +502,31 @@ fn plan_ranked(board: &Board, mut walker: Walker) -> Result<Plan, (usize, String
         prev = Some((t, side));
         last = at;
     }
+    // A designated target touched on a new leg needs the 2" of run too: a horse may not turn
+    // back into the stand of the target it has just struck (C6).
+    for &(f, at) in &walker.contacts {
+        let Some(k) = walker.targets.iter().position(|&t| t == f) else {
+            continue;
+        };
+        if let Some(leg) = walker
+            .turned
+            .iter()
+            .map(|&(i, _)| i)
+            .filter(|&i| i < at)
+            .max()
+            && at - leg < RUN_BEFORE
+        {
+            let id = &walker.figs[f].id;
+            return Err((
+                k.min(walker.struck.saturating_sub(1)),
+                format!(
+                    "C6: the horse must run at least {RUN_BEFORE}\" straight after its turn before \
+                     it touches {id}; it would touch it after {}\"",
+                    at - leg
+                ),
+            ));
+        }
+    }
     if let Some(&t) = walker.targets.get(walker.struck) {
         let id = &walker.figs[t].id;
         let why = match &end {
@@ -393,7 +544,9 @@ fn plan_ranked(board: &Board, mut walker: Walker) -> Result<Plan, (usize, String
         ));
     }
     Ok(Plan {
-        line: walker.line,
+        line: walker.start_line,
+        turns: Vec::new(),
+        legs: walker.turned,
         cells: walker.cells,
         strikes: walker.strikes,
         contacts,
@@ -497,7 +650,90 @@ pub fn plan_charge(
             }
         }
     }
+    // No straight line will do: a charge that turns between its targets (C6).
+    if targets.len() > 1 {
+        for allowance in [c.allowance, far] {
+            for line in Line::ALL {
+                let mut budget = TURN_SEARCH_BUDGET;
+                let mut w = c.walker(figs, line, targets);
+                w.allowance = allowance;
+                if let Some(p) = with_turns(board, &w, Vec::new(), &mut best, &mut budget) {
+                    return Ok(p);
+                }
+            }
+        }
+    }
     Err(best.map_or_else(|| "C6: no line reaches the targets".into(), |(_, e)| e))
+}
+
+/// How many charges with turns [`plan_charge`] tries for one first line before it gives up.
+const TURN_SEARCH_BUDGET: usize = 600;
+
+/// Depth-first search for the turns that carry `base` past every target by the rules: when the
+/// charge fails at target `k`, try a turn after target `k - 1` (every line, the earliest point
+/// first), and go on from the first that gets further. The first plan found is the one with the
+/// earliest turns, so the same declaration always rides the same way.
+fn with_turns(
+    board: &Board,
+    base: &Walker,
+    turns: Vec<Turn>,
+    best: &mut Option<(usize, String)>,
+    budget: &mut usize,
+) -> Option<Plan> {
+    let w = base.clone().with_turns(turns.clone());
+    let probe = dry_run(board, w.clone()).0;
+    let k = match plan_ranked(board, w) {
+        Ok(mut p) => {
+            p.turns = turns;
+            return Some(p);
+        }
+        Err((k, e)) => {
+            if best.as_ref().is_none_or(|(b, _)| k > *b) {
+                *best = Some((k, e));
+            }
+            k
+        }
+    };
+    if k == 0 || turns.iter().any(|t| t.after >= k) {
+        return None;
+    }
+    // The line the horse rides when it has struck target k - 1.
+    let at = probe
+        .strikes
+        .get(k - 1)
+        .map_or(probe.index(), |&(_, i, _)| i);
+    let line = probe
+        .turned
+        .iter()
+        .rfind(|&&(i, _)| i <= at)
+        .map_or(probe.start_line, |&(_, l)| l);
+    let mut on = base.clone();
+    on.line = line;
+    let lines = on.turn_lines();
+    let longest = probe.cells.len();
+    for wait in 0..longest {
+        for &l in &lines {
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            let mut next = turns.clone();
+            next.push(Turn {
+                after: k,
+                wait,
+                line: l,
+            });
+            let test = dry_run(board, base.clone().with_turns(next.clone())).0;
+            if test.turned.len() <= turns.len() {
+                // The turn never came: waiting longer will not help.
+                continue;
+            }
+            if let Some(p) = with_turns(board, base, next, best, budget) {
+                return Some(p);
+            }
+        }
+    }
+    None
 }
 
 /// Every enemy figure (never a riderless horse) with whether `c` may charge it alone now, and

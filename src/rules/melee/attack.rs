@@ -217,7 +217,7 @@ pub fn breakdown(
         parts.push(("trampling a prone figure".into(), t.trample_hit));
     } else {
         parts.push((
-            format!("{} vs armour {}", class.short(), def.armour).into(),
+            armour_part(class, def.armour),
             t.base_hit(class, def.armour),
         ));
     }
@@ -376,6 +376,40 @@ pub fn breakdown(
     }
 }
 
+/// "LH vs armour 3": the first part of every blow's odds, from a static table (no allocation
+/// per blow) for armour classes 0–10.
+fn armour_part(class: WeaponClass, ac: u8) -> Cow<'static, str> {
+    macro_rules! row {
+        ($c:literal) => {
+            [
+                concat!($c, " vs armour 0"),
+                concat!($c, " vs armour 1"),
+                concat!($c, " vs armour 2"),
+                concat!($c, " vs armour 3"),
+                concat!($c, " vs armour 4"),
+                concat!($c, " vs armour 5"),
+                concat!($c, " vs armour 6"),
+                concat!($c, " vs armour 7"),
+                concat!($c, " vs armour 8"),
+                concat!($c, " vs armour 9"),
+                concat!($c, " vs armour 10"),
+            ]
+        };
+    }
+    const L: [&str; 11] = row!("L");
+    const LH: [&str; 11] = row!("LH");
+    const H: [&str; 11] = row!("H");
+    let row = match class {
+        WeaponClass::Light => &L,
+        WeaponClass::LightHeavy => &LH,
+        WeaponClass::Heavy => &H,
+    };
+    match row.get(ac as usize) {
+        Some(s) => Cow::Borrowed(s),
+        None => format!("{} vs armour {ac}", class.short()).into(),
+    }
+}
+
 /// §6 GREAT BLOW: +1d6 with Light weapons, +2d6 Light-Heavy, +3d6 Heavy.
 pub fn great_dice(c: WeaponClass) -> u32 {
     match c {
@@ -441,16 +475,22 @@ impl RoundFacts {
     }
 }
 
-fn verb(s: &Strike, card: &str) -> Cow<'static, str> {
+/// Writes what the attacker does ("plays DELIVER BLOW at", "kicks at", …) into `text`.
+fn push_verb(text: &mut String, s: &Strike, card: &str) {
     if s.counter {
-        return "counter-strikes at".into();
+        text.push_str("counter-strikes at");
+        return;
     }
     match s.blow {
-        Blow::Punch => "punches".into(),
-        Blow::Kick | Blow::HorseKick => "kicks at".into(),
-        Blow::Trample => "tramples".into(),
-        Blow::Missile => "shoots at".into(),
-        Blow::Weapon => format!("plays {card} at").into(),
+        Blow::Punch => text.push_str("punches"),
+        Blow::Kick | Blow::HorseKick => text.push_str("kicks at"),
+        Blow::Trample => text.push_str("tramples"),
+        Blow::Missile => text.push_str("shoots at"),
+        Blow::Weapon => {
+            text.push_str("plays ");
+            text.push_str(card);
+            text.push_str(" at");
+        }
     }
 }
 
@@ -484,17 +524,20 @@ pub(crate) fn strike<D: Dice>(
         half_defence: false,
     };
     let o = breakdown(fight, t, a, d, &s, &g, &ctx);
-    let (aid, did) = (fight.fighters[a].id.clone(), fight.fighters[d].id.clone());
     if o.side == StandSide::Rear {
         facts.rear.push((a, d));
     }
-    let roll = r.d100(&aid);
+    // The ids are borrowed where they are written, not cloned: a blow is the hot path.
+    let roll = r.d100(&fight.fighters[a].id);
     let hit = roll as i32 <= o.chance;
-    let mut text = String::with_capacity(160);
+    let mut text = String::with_capacity(200);
+    text.push_str(&fight.fighters[a].id);
+    text.push(' ');
+    push_verb(&mut text, &s, card);
     let _ = write!(
         text,
-        "{aid} {} {did} with its {} ({}) through the {} side: needs {} or less (",
-        verb(&s, card),
+        " {} with its {} ({}) through the {} side: needs {} or less (",
+        fight.fighters[d].id,
         o.weapon,
         o.class.short(),
         side_word(o.side),
@@ -518,7 +561,7 @@ pub(crate) fn strike<D: Dice>(
     if g.parry && o.side.is_frontal() && s.blow != Blow::Missile {
         let pw = fight.fighters[d].melee_weapon(t).map(|w| w.class);
         if o.class == WeaponClass::Heavy && pw == Some(WeaponClass::Light) {
-            let v = r.d100(&did);
+            let v = r.d100(&fight.fighters[d].id);
             if v <= seed::PARRY_WEAPON_BREAK {
                 let st = &mut fight.fighters[d].state;
                 match st.held {
@@ -529,15 +572,23 @@ pub(crate) fn strike<D: Dice>(
                 r.event(
                     out,
                     format!(
-                        "The heavy blow breaks {did}'s light parrying weapon (1–{}: rolls {v}).",
+                        "The heavy blow breaks {}'s light parrying weapon (1–{}: rolls {v}).",
+                        fight.fighters[d].id,
                         seed::PARRY_WEAPON_BREAK
                     ),
                 );
             } else {
-                r.event(out, format!("{did}'s light weapon holds against the heavy blow (breaks on 1–{}; rolls {v}).", seed::PARRY_WEAPON_BREAK));
+                r.event(
+                    out,
+                    format!(
+                        "{}'s light weapon holds against the heavy blow (breaks on 1–{}; rolls {v}).",
+                        fight.fighters[d].id,
+                        seed::PARRY_WEAPON_BREAK
+                    ),
+                );
             }
         }
-        let v = r.d100(&did);
+        let v = r.d100(&fight.fighters[d].id);
         if v <= seed::PARRY_DISARM {
             let st = &mut fight.fighters[d].state;
             match st.held {
@@ -549,7 +600,8 @@ pub(crate) fn strike<D: Dice>(
             r.event(
                 out,
                 format!(
-                    "The blow past the parry disarms {did} instead of wounding him (1–{}: rolls {v}).",
+                    "The blow past the parry disarms {} instead of wounding him (1–{}: rolls {v}).",
+                    fight.fighters[d].id,
                     seed::PARRY_DISARM
                 ),
             );
@@ -558,7 +610,8 @@ pub(crate) fn strike<D: Dice>(
         r.event(
             out,
             format!(
-                "{did} keeps his weapon (disarmed on 1–{}; rolls {v}).",
+                "The blow gets past {}'s WEAPON PARRY; he keeps his weapon (disarmed instead of wounded on 1–{}: rolls {v}).",
+                fight.fighters[d].id,
                 seed::PARRY_DISARM
             ),
         );
@@ -575,7 +628,7 @@ pub(crate) fn strike<D: Dice>(
         } else {
             seed::SHIELD_BREAK_LARGE
         };
-        let v = r.d100(&did);
+        let v = r.d100(&fight.fighters[d].id);
         if v <= need {
             fight.fighters[d].state.shield_broken = true;
         }
@@ -583,7 +636,7 @@ pub(crate) fn strike<D: Dice>(
             out,
             format!(
                 "{}: {} shield shatters on 1–{need}; rolls {v}{}",
-                did,
+                fight.fighters[d].id,
                 if small { "a small" } else { "a large" },
                 if v <= need {
                     ": it shatters."
@@ -596,7 +649,7 @@ pub(crate) fn strike<D: Dice>(
     let mut times = 1;
     let mut effect = CritEffect::None;
     if roll as i32 <= o.critical {
-        let v = r.d6(&aid);
+        let v = r.d6(&fight.fighters[a].id);
         let line = t.critical[(v as usize).clamp(1, 6) - 1];
         times = line.times;
         effect = line.effect;
@@ -614,29 +667,25 @@ pub(crate) fn strike<D: Dice>(
         );
     }
     let (dice, plus, halve) = damage_dice(fight, t, a, &s);
-    let base = roll_damage(r, &aid, dice, plus, halve);
+    let base = roll_damage(r, &fight.fighters[a].id, dice, plus, halve);
     let dmg = base * times;
     let berserk = fight.fighters[d].state.berserk;
-    let mut text = format!(
-        "Damage {dice}d{}{}: {base}{} — {}",
-        if halve { 3 } else { 6 },
-        if plus != 0 {
-            format!("{plus:+}")
-        } else {
-            String::new()
-        },
-        if times > 1 {
-            format!(" ×{times} = {dmg}")
-        } else {
-            String::new()
-        },
-        effects::wound(fight, d, dmg, t)
-    );
+    let mut text = String::with_capacity(120);
+    let _ = write!(text, "Damage {dice}d{}", if halve { 3 } else { 6 });
+    if plus != 0 {
+        let _ = write!(text, "{plus:+}");
+    }
+    let _ = write!(text, ": {base}");
+    if times > 1 {
+        let _ = write!(text, " ×{times} = {dmg}");
+    }
+    text.push_str(" — ");
+    effects::wound_into(fight, d, dmg, t, &mut text);
     if fight.fighters[d].is_up() {
         match effect {
             CritEffect::Stunned if !berserk => {
                 fight.fighters[d].state.stunned = t.stunned_rounds;
-                text.push_str(&format!("; stunned for {} card rounds", t.stunned_rounds));
+                let _ = write!(text, "; stunned for {} card rounds", t.stunned_rounds);
             }
             CritEffect::KnockedDown if !berserk => {
                 text.push_str("; ");
@@ -649,23 +698,23 @@ pub(crate) fn strike<D: Dice>(
     text.push('.');
     r.event(out, text);
     if o.bash > 0 && fight.fighters[d].is_up() {
-        let v = r.d100(&aid);
+        let v = r.d100(&fight.fighters[a].id);
         if v as i32 <= o.bash {
-            let k = r.d6(&aid);
+            let k = r.d6(&fight.fighters[a].id);
             let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
             let from = fight.fighters[a].cell;
             let what = effects::bash(fight, d, res, from, t);
             r.event(
                 out,
                 format!(
-                    "Weapon bash on {} or less: rolls {v}; 1d6 rolls {k}: {what}.",
+                    "A weapon bash (needs {} or less, rolls {v}); 1d6 on the bash table rolls {k}: {what}.",
                     o.bash
                 ),
             );
         } else {
             r.event(
                 out,
-                format!("No weapon bash ({} or less; rolls {v}).", o.bash),
+                format!("No weapon bash (needs {} or less, rolls {v}).", o.bash),
             );
         }
     }
@@ -713,7 +762,6 @@ fn missed<D: Dice>(
     r: &mut Roller<D>,
     out: &mut Vec<Event>,
 ) {
-    let did = fight.fighters[d].id.clone();
     if g.parry && side.is_frontal() && s.blow != Blow::Missile && !s.counter {
         counter(
             fight,
@@ -734,16 +782,17 @@ fn missed<D: Dice>(
         && fight.fighters[d].is_up()
         && fight.in_contact(a, d)
     {
-        let v = r.d100(&did);
+        let v = r.d100(&fight.fighters[d].id);
         if v as i32 <= t.shield_bash {
-            let k = r.d6(&did);
+            let k = r.d6(&fight.fighters[d].id);
             let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
             let from = fight.fighters[d].cell;
             let what = effects::bash(fight, a, res, from, t);
             r.event(
                 out,
                 format!(
-                    "{did}'s shield turns the blow and he SHIELD BASHES (free): needs {} or less, rolls {v}; 1d6 rolls {k}: {what}.",
+                    "{}'s shield turns the blow and he SHIELD BASHES (free): needs {} or less, rolls {v}; 1d6 rolls {k}: {what}.",
+                    fight.fighters[d].id,
                     t.shield_bash
                 ),
             );
@@ -751,7 +800,8 @@ fn missed<D: Dice>(
             r.event(
                 out,
                 format!(
-                    "{did}'s shield turns the blow; his SHIELD BASH fails (needs {} or less, rolls {v}).",
+                    "{}'s shield turns the blow; his SHIELD BASH fails (needs {} or less, rolls {v}).",
+                    fight.fighters[d].id,
                     t.shield_bash
                 ),
             );

@@ -557,6 +557,17 @@ pub fn eligibility(card: &Card, me: &Fighter, sit: &Situation) -> Result<(), Ine
     }
 }
 
+/// [`eligibility`] of a MELEE card, without wrapping (and cloning) it into a [`Card`].
+fn melee_eligibility(m: &MeleeCard, i: usize, sit: &Situation) -> Result<(), Ineligible> {
+    if sit.fight.fighters[i].state.fallen != Fallen::Up {
+        return no(
+            "§6",
+            format!("{} is out of the fight", sit.fight.fighters[i].id),
+        );
+    }
+    melee_ok(m, i, sit)
+}
+
 fn tac_ok(t: TacCard, i: usize, sit: &Situation) -> Result<(), Ineligible> {
     use TacCard::*;
     let fight = sit.fight;
@@ -739,22 +750,26 @@ fn weapon_attack(sit: &Situation, i: usize, target: &str) -> Result<usize, Ineli
             "a horse strikes with KICK and TRAMPLE, not with weapon cards",
         );
     }
-    if me.melee_weapon(sit.tables).is_none() && me.in_hand(sit.tables).is_some() {
-        return no(
-            "§6 DRAW WEAPON",
-            format!(
-                "its {} is a missile weapon: FIRE it, or DRAW WEAPON",
-                me.in_hand_name()
-            ),
-        );
-    }
-    if me.melee_weapon(sit.tables).is_none() {
-        return no(
-            "§6 DRAW WEAPON",
-            "it holds no weapon: DRAW WEAPON, or PUNCH and KICK",
-        );
-    }
-    reach_ok(sit, i, j, me.reach(sit.tables))?;
+    // One look into the weapon table for the whole check.
+    let w = match me.in_hand(sit.tables) {
+        Some(w) if w.is_missile() => {
+            return no(
+                "§6 DRAW WEAPON",
+                format!(
+                    "its {} is a missile weapon: FIRE it, or DRAW WEAPON",
+                    me.in_hand_name()
+                ),
+            );
+        }
+        Some(w) => w,
+        None => {
+            return no(
+                "§6 DRAW WEAPON",
+                "it holds no weapon: DRAW WEAPON, or PUNCH and KICK",
+            );
+        }
+    };
+    reach_ok(sit, i, j, me.reach_with(Some(w)))?;
     Ok(j)
 }
 
@@ -1169,7 +1184,7 @@ pub fn check_play(
         enemy(&sit, i, id)?;
     }
     for m in &c.melee {
-        eligibility(&Card::Melee(m.clone()), me, &sit)?;
+        melee_eligibility(m, i, &sit)?;
     }
     if c.melee.iter().filter(|m| m.is_movement()).count() > 1 {
         return no(

@@ -8,9 +8,18 @@ use crate::rules::grid::{Cell, StandShape};
 /// Takes `amount` body points from figure `i` and says what became of it. A berserk is not
 /// put out of the fight by wounds, only killed (§6 FEROCITY).
 pub fn wound(fight: &mut Fight, i: usize, amount: i32, t: &Tables) -> String {
+    let mut s = String::new();
+    wound_into(fight, i, amount, t, &mut s);
+    s
+}
+
+/// [`wound`], written at the end of `s` (the blow's damage line) instead of a new string.
+pub fn wound_into(fight: &mut Fight, i: usize, amount: i32, t: &Tables, s: &mut String) {
+    use std::fmt::Write as _;
     let f = &mut fight.fighters[i];
     f.body -= amount;
-    let mut s = format!(
+    let _ = write!(
+        s,
         "{} loses {amount} body point{} ({} of {} left)",
         f.id,
         if amount == 1 { "" } else { "s" },
@@ -18,7 +27,6 @@ pub fn wound(fight: &mut Fight, i: usize, amount: i32, t: &Tables) -> String {
         f.body_max
     );
     s.push_str(&check_fallen(fight, i, t));
-    s
 }
 
 /// Applies incapacity (body at or under 0) and death (at or under −50% of body points).
@@ -68,11 +76,10 @@ pub fn fall_out(fight: &mut Fight, i: usize, how: Fallen) {
 
 /// Releases every hold on or by a figure.
 pub fn release_all(fight: &mut Fight, i: usize) {
-    if !fight
-        .fighters
-        .iter()
-        .any(|f| f.state.restraining.is_some() || !f.state.restrained_by.is_empty())
-    {
+    // A hold is written on both figures (RESTRAINT, BREAK FREE): a figure that holds nobody
+    // and is held by nobody appears in no one else's holds.
+    let s = &fight.fighters[i].state;
+    if s.restraining.is_none() && s.restrained_by.is_empty() {
         return;
     }
     let id = fight.fighters[i].id.clone();

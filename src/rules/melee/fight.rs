@@ -228,7 +228,12 @@ impl Fighter {
 
     /// Its reach in cells (D11): the weapon's, and at least a pole arm's for the very tall.
     pub fn reach(&self, t: &Tables) -> i32 {
-        let w = self.melee_weapon(t).map_or(1, |w| w.reach());
+        self.reach_with(self.melee_weapon(t))
+    }
+
+    /// [`Fighter::reach`] with its melee weapon already looked up.
+    pub fn reach_with(&self, melee_weapon: Option<&WeaponStats>) -> i32 {
+        let w = melee_weapon.map_or(1, |w| w.reach());
         if self.profile.tall { w.max(2) } else { w }
     }
 
@@ -286,7 +291,20 @@ impl Fight {
     /// The index of a figure by id (a binary search when the fighters are sorted by id, as
     /// the simulation builds them; a scan otherwise).
     pub fn index_of(&self, id: &str) -> Option<usize> {
-        match self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)) {
+        // Ids are short: a byte loop compares them faster than a call to `memcmp` (the same
+        // order as `str::cmp`).
+        fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+            for (x, y) in a.iter().zip(b) {
+                if x != y {
+                    return x.cmp(y);
+                }
+            }
+            a.len().cmp(&b.len())
+        }
+        match self
+            .fighters
+            .binary_search_by(|f| cmp(f.id.as_bytes(), id.as_bytes()))
+        {
             Ok(k) => Some(k),
             Err(_) => self.fighters.iter().position(|f| f.id == id),
         }
@@ -297,7 +315,7 @@ impl Fight {
         let base = self.fighters.as_ptr() as usize;
         let at = f as *const Fighter as usize;
         let size = std::mem::size_of::<Fighter>();
-        if at >= base && (at - base) % size == 0 {
+        if at >= base && (at - base).is_multiple_of(size) {
             let k = (at - base) / size;
             if k < self.fighters.len() && std::ptr::eq(&self.fighters[k], f) {
                 return Some(k);

@@ -58,22 +58,18 @@ pub(crate) fn opening<D: Dice>(
     if !fight.fighters[who].is_up() {
         return;
     }
-    let id = fight.fighters[who].id.clone();
-    let aid = fight.fighters[against].id.clone();
-    let v = r.d100(&id);
+    // The ids are borrowed for the message, not cloned (a body bash rolls two openings).
+    let v = r.d100(&fight.fighters[who].id);
+    let (id, aid) = (&fight.fighters[who].id, &fight.fighters[against].id);
     if v <= seed::RESTRAINT_OPENING {
-        let round = fight.round;
-        fight.fighters[who]
-            .state
-            .openings
-            .push((aid.clone(), round));
-        r.event(
-            out,
-            format!(
-                "{id} finds an opening to restrain {aid} (1–{}: rolls {v}); RESTRAINT may follow this round or the next.",
-                seed::RESTRAINT_OPENING
-            ),
+        let text = format!(
+            "{id} finds an opening to restrain {aid} (1–{}: rolls {v}); RESTRAINT may follow this round or the next.",
+            seed::RESTRAINT_OPENING
         );
+        let round = fight.round;
+        let aid = aid.clone();
+        fight.fighters[who].state.openings.push((aid, round));
+        r.event(out, text);
     } else {
         r.event(
             out,
@@ -96,28 +92,31 @@ pub(crate) fn body_bash<D: Dice>(
     r: &mut Roller<D>,
     out: &mut Vec<Event>,
 ) {
-    let (aid, bid) = (fight.fighters[a].id.clone(), fight.fighters[b].id.clone());
     r.event(
         out,
-        format!("The manoeuvres bring {aid} and {bid} crashing together: a body bash (TMM)."),
+        format!(
+            "The manoeuvres bring {} and {} crashing together: a body bash (TMM).",
+            fight.fighters[a].id, fight.fighters[b].id
+        ),
     );
     // Both bashes are decided before either takes effect.
-    let mut results = Vec::new();
-    for (x, y) in [(a, b), (b, a)] {
-        let xid = fight.fighters[x].id.clone();
+    let mut results = [(0, 0, 0, 0); 2];
+    for (k, (x, y)) in [(a, b), (b, a)].into_iter().enumerate() {
         let c = body_bash_chance(fight, t, x, y);
-        let v = r.d100(&xid);
-        results.push((x, y, c, v));
+        let v = r.d100(&fight.fighters[x].id);
+        results[k] = (x, y, c, v);
     }
     for (x, y, c, v) in results {
-        let (xid, yid) = (fight.fighters[x].id.clone(), fight.fighters[y].id.clone());
         if !fight.fighters[y].is_up() {
             continue;
         }
         if v as i32 > c {
             r.event(
                 out,
-                format!("{xid}'s body bash on {yid} fails (needs {c} or less, rolls {v})."),
+                format!(
+                    "{}'s body bash on {} fails (needs {c} or less, rolls {v}).",
+                    fight.fighters[x].id, fight.fighters[y].id
+                ),
             );
             continue;
         }
@@ -125,13 +124,16 @@ pub(crate) fn body_bash<D: Dice>(
             toss(fight, x, y, c, v, r, out);
             continue;
         }
-        let k = r.d6(&xid);
+        let k = r.d6(&fight.fighters[x].id);
         let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
         let from = fight.fighters[x].cell;
         let what = effects::bash(fight, y, res, from, t);
         r.event(
             out,
-            format!("{xid} bashes {yid} (needs {c} or less, rolls {v}); 1d6 rolls {k}: {what}."),
+            format!(
+                "{} bashes {} (needs {c} or less, rolls {v}); 1d6 rolls {k}: {what}.",
+                fight.fighters[x].id, fight.fighters[y].id
+            ),
         );
     }
     opening(fight, a, b, r, out);

@@ -23,6 +23,8 @@ pub mod testkit;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_audit;
+#[cfg(test)]
 mod tests_cards;
 #[cfg(test)]
 mod tests_more;

@@ -271,7 +271,6 @@ pub fn tac_move(
 ) -> (String, bool) {
     let id = fight.fighters[i].id.clone();
     let n = tac_distance(fight, t, i, card, tac_phase);
-    let in_contact = fight.enemies(i).any(|j| fight.in_contact(i, j));
     let start = fight.fighters[i].cell;
     match card {
         TacCard::StandGround | TacCard::KeepDistance => (
@@ -282,9 +281,7 @@ pub fn tac_move(
             let run = card == TacCard::RunAway;
             match retreat_path(fight, i, n) {
                 Some((end, dir)) if end != start => {
-                    let facing = if run {
-                        dir
-                    } else if fight.fighters[i].mounted() {
+                    let facing = if run || fight.fighters[i].mounted() {
                         dir
                     } else {
                         nearest(fight, i)
@@ -319,7 +316,7 @@ pub fn tac_move(
             }
         }
         TacCard::Close | TacCard::Fleche | TacCard::Charge => {
-            if in_contact {
+            if fight.enemies(i).any(|j| fight.in_contact(i, j)) {
                 return (
                     format!(
                         "{id} plays {} but is already in contact: no movement (D6).",

@@ -67,7 +67,8 @@ pub fn resolve<D: Dice>(
 ) -> Vec<Event> {
     let tac_phase = fight.round == 0;
     let n = fight.fighters.len();
-    let mut out = Vec::new();
+    // Room for a few events a figure: one large allocation, not a string of regrowths.
+    let mut out = Vec::with_capacity(8 + 4 * n);
     let mut r = Roller::new(dice);
     let mut plays: Vec<Option<Cow<Choice>>> = vec![None; n];
     let stunned_at_start: Vec<bool> = fight.fighters.iter().map(|f| f.state.stunned > 0).collect();
@@ -84,6 +85,7 @@ pub fn resolve<D: Dice>(
         })
         .collect();
     // Pay for the cards (TAC cards once their movement is known).
+    #[allow(clippy::needless_range_loop)] // `i` indexes the fighters and the plays alike
     for i in 0..n {
         let Some(c) = choices.get(i).and_then(|c| c.as_ref()) else {
             continue;
@@ -138,11 +140,13 @@ pub fn resolve<D: Dice>(
         plays[i] = Some(c);
     }
     if plays.iter().any(|p| p.is_some()) {
-        let mut text = if tac_phase {
-            "TAC phase — cards face up: ".to_string()
+        let mut text = String::with_capacity(32 + 48 * n);
+        if tac_phase {
+            text.push_str("TAC phase — cards face up: ");
         } else {
-            format!("Card round {} — cards face up: ", fight.round)
-        };
+            use std::fmt::Write as _;
+            let _ = write!(text, "Card round {} — cards face up: ", fight.round);
+        }
         let mut first = true;
         for (i, c) in plays.iter().enumerate() {
             let Some(c) = c else { continue };
@@ -159,8 +163,8 @@ pub fn resolve<D: Dice>(
     }
     let cards = |i: usize| plays[i].as_ref().map_or(&[][..], |c| &c.melee[..]);
     let mut facts = RoundFacts::new(n);
-    for i in 0..n {
-        facts.guards[i] = match &plays[i] {
+    for (guard, play) in facts.guards.iter_mut().zip(&plays) {
+        *guard = match play {
             Some(c) => Guard::from_cards(&c.melee),
             None => Guard {
                 psp: true,
@@ -388,16 +392,18 @@ pub fn resolve<D: Dice>(
     let tac_players: Vec<usize> = (0..n)
         .filter(|&i| plays[i].as_ref().is_some_and(|c| c.tac.is_some()))
         .collect();
-    let mut pairs: Vec<(usize, usize)> = tac_players
-        .iter()
-        .flat_map(|&a| {
-            let fight = &*fight;
-            fight
-                .enemies(a)
-                .filter(move |&b| fight.in_contact(a, b))
-                .map(move |b| (a.min(b), a.max(b)))
-        })
-        .collect();
+    // Enemies in contact found through a cell map (not by looking at every figure).
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    if !tac_players.is_empty() {
+        let map = fight.by_cell();
+        for &a in &tac_players {
+            for b in fight.enemies_near(&map, a, 1) {
+                if fight.in_contact(a, b) {
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
     pairs.sort_unstable();
     pairs.dedup();
     for (a, b) in pairs {
@@ -690,13 +696,22 @@ fn blows<D: Dice>(
             .map(|f| f.is_up() && f.state.posture != Posture::Prone && f.state.stunned == 0)
             .collect();
         for p in pending.iter().filter(|p| p.tier == tier) {
+            // The ids are borrowed for the messages that need them, not cloned per blow.
             let (bid, aid) = (
-                fight.fighters[p.by].id.clone(),
-                fight.fighters[p.at].id.clone(),
+                fight.fighters[p.by].id.as_str(),
+                fight.fighters[p.at].id.as_str(),
             );
             if !able[p.by] {
+                let st = &fight.fighters[p.by].state;
+                let why = if st.fallen != super::fight::Fallen::Up {
+                    "out of the fight"
+                } else if st.posture == Posture::Prone {
+                    "on the ground"
+                } else {
+                    "stunned"
+                };
                 out.push(Event::say(format!(
-                    "{bid} is in no state to strike: its {} is lost.",
+                    "{bid} is in no state to strike ({why}): its {} is lost.",
                     p.card
                 )));
                 continue;
@@ -729,28 +744,41 @@ fn blows<D: Dice>(
                 && plays[rider].as_ref().is_some_and(|c| {
                     c.melee
                         .iter()
-                        .any(|m| m.is_attack() && m.target() == Some(aid.as_str()))
+                        .any(|m| m.is_attack() && m.target() == Some(aid))
                 })
             {
                 out.push(Event::say(format!(
-                    "{bid} cannot kick through the side its rider strikes through (§6 KICK)."
+                    "{bid}'s KICK is lost: its rider strikes {aid} this round, and a horse kicks only through a side its rider does not strike through (§6 KICK)."
                 )));
                 continue;
             }
             if p.ferocity {
                 ferocity_roll(fight, p.by, r, out);
             }
+            let by = p.by;
             let hit = attack::strike(fight, t, p.by, p.at, p.strike, p.card, facts, r, out);
-            if !hit && p.strike.blow == Blow::Kick && fight.fighters[p.by].mounted() {
-                let dex = fight.fighters[p.by].dex as i32;
+            if !hit && p.strike.blow == Blow::Kick && fight.fighters[by].mounted() {
+                let dex = fight.fighters[by].dex as i32;
                 let c = (seed::KICK_FALL - dex / seed::KICK_FALL_DEX_PER).max(0);
                 if c > 0 {
-                    let v = r.d100(&bid);
+                    let v = r.d100(&fight.fighters[by].id);
                     if v as i32 <= c {
-                        let what = effects::knock_down(fight, p.by);
-                        r.event(out, format!("The missed kick unbalances {bid} (falls on {c} or less, rolls {v}): {what}."));
+                        let what = effects::knock_down(fight, by);
+                        r.event(
+                            out,
+                            format!(
+                                "The missed kick unbalances {} (falls on {c} or less, rolls {v}): {what}.",
+                                fight.fighters[by].id
+                            ),
+                        );
                     } else {
-                        r.event(out, format!("{bid} stays in the saddle after the missed kick (falls on {c} or less, rolls {v})."));
+                        r.event(
+                            out,
+                            format!(
+                                "{} stays in the saddle after the missed kick (falls on {c} or less, rolls {v}).",
+                                fight.fighters[by].id
+                            ),
+                        );
                     }
                 }
             }

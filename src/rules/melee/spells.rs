@@ -51,7 +51,7 @@ pub fn castable(
             me.profile.mkl, me.state.spell_levels, s.name, s.level
         ));
     }
-    if !fight.conditions.iter().any(|c| *c == s.condition) {
+    if !fight.conditions.contains(&s.condition) {
         return no(format!(
             "this ruleset has no {:?} condition for {} to apply (R1)",
             s.condition, s.name

@@ -96,7 +96,7 @@ fn deliver_blow_hits_wounds_and_costs_one_blow() {
     assert_eq!(b.body, 12 - 5, "1d6+2 with a 3");
     assert_eq!(f.fighters[ix(&f, "a")].blows, 3);
     assert!(
-        text.contains("No weapon bash (10 or less; rolls 50)"),
+        text.contains("No weapon bash (needs 10 or less, rolls 50)"),
         "{text}"
     );
 }
@@ -699,6 +699,10 @@ fn great_blow_bonuses_damage_and_striking_order() {
     assert!(
         text.find("d is in no state to strike")
             .is_some_and(|k| k > first),
+        "{text}"
+    );
+    assert!(
+        text.contains("d is in no state to strike (on the ground): its GREAT BLOW is lost."),
         "{text}"
     );
 }

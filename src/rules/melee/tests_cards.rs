@@ -404,11 +404,9 @@ fn psp_at_most_six_in_a_row_while_blows_remain() {
     f.fighters[a].blows = 0;
     assert!(ok(&f, "a", m(MeleeCard::PassiveShieldParry), false, None).is_ok());
     assert_eq!(
-        tag(ok(&f, "a", m(blow("b")), false, None)
-            .map_err(|e| e)
-            .and_then(|_| {
-                check_play(&f, a, &melee(vec![blow("b")]), tables(), false).map(|_| ())
-            })),
+        tag(ok(&f, "a", m(blow("b")), false, None).and_then(|_| {
+            check_play(&f, a, &melee(vec![blow("b")]), tables(), false).map(|_| ())
+        })),
         "D7"
     );
     // A pass after six: the first card it may play.

@@ -4,7 +4,7 @@
 //! accepted, or refused with the rule's reason — is shown as it comes.
 
 use super::reach_view::{CurrentPreview, CurrentReach, PathPreview, preview_at};
-use super::{Feedback, Hover, Mode, PlayAction, Selection, TOAST_SECS};
+use super::{Feedback, Hover, Mode, OrderLock, PlayAction, Selection, TOAST_SECS};
 use crate::rules::grid::Cell;
 use crate::rules::movement::{Hand, Step};
 use crate::rules::ruleset::TroopType;
@@ -114,8 +114,15 @@ pub fn perform_actions(
     index: Res<Mirrors>,
     mut requests: MessageWriter<GameRequest>,
     mut feedback: ResMut<Feedback>,
+    lock: Res<OrderLock>,
 ) {
     for action in actions.read() {
+        if let Some(why) = &lock.0
+            && gives_order(action, selection.mode, &reach, &preview, &hover)
+        {
+            say(&mut feedback, why.clone());
+            continue;
+        }
         let unit = selection.unit.clone();
         let facts = unit
             .as_ref()
@@ -128,6 +135,7 @@ pub fn perform_actions(
                 | PlayAction::Pivot(_)
                 | PlayAction::BackUp
                 | PlayAction::MountOrDismount
+                | PlayAction::Lead
         );
         if needs_unit && unit.is_none() {
             say(&mut feedback, "Select a figure first.");
@@ -160,6 +168,15 @@ pub fn perform_actions(
                             send(&mut requests, Order::Mount { unit: u, horse });
                         }
                         None => say(&mut feedback, "No steed there: mounting cancelled."),
+                    }
+                }
+                Mode::Lead => {
+                    selection.mode = Mode::Move;
+                    match steed_at(&mirrors, *cell) {
+                        Some(horse) if horse != u => {
+                            requests.write(GameRequest::ToggleLead { unit: u, horse });
+                        }
+                        _ => say(&mut feedback, "No horse there: leading cancelled."),
                     }
                 }
                 Mode::Dismount => {
@@ -231,7 +248,7 @@ pub fn perform_actions(
                     }
                 }
             }
-            PlayAction::EndSide => {
+            PlayAction::EndSide if view.side_to_move.is_some() => {
                 send(&mut requests, Order::EndSide);
                 selection.unit = None;
                 selection.mode = Mode::Move;
@@ -251,6 +268,24 @@ pub fn perform_actions(
                     hover.pick + 1
                 };
             }
+            PlayAction::Lead if selection.mode == Mode::Lead => {
+                selection.mode = Mode::Move;
+                say(&mut feedback, "Leading cancelled.");
+            }
+            PlayAction::Lead => {
+                selection.mode = Mode::Lead;
+                say(
+                    &mut feedback,
+                    "Lead: click a riderless horse to take it on the lead, or a led one to let it go (Esc cancels).",
+                );
+            }
+            PlayAction::Explain | PlayAction::FastForward => {}
+            PlayAction::EndSide => {
+                say(
+                    &mut feedback,
+                    "Nobody moves now: make the choices in the overlay (charges, cards).",
+                );
+            }
             PlayAction::Cancel => {
                 if selection.mode != Mode::Move {
                     selection.mode = Mode::Move;
@@ -260,6 +295,34 @@ pub fn perform_actions(
                 }
             }
         }
+    }
+}
+
+/// True when `action` would give the game an order (and so waits while the orders are
+/// locked); selecting and looking never do.
+pub fn gives_order(
+    action: &PlayAction,
+    mode: Mode,
+    reach: &CurrentReach,
+    preview: &CurrentPreview,
+    hover: &Hover,
+) -> bool {
+    match action {
+        PlayAction::Click(cell) => {
+            mode != Mode::Move || click_move(reach, preview, hover, *cell).is_some()
+        }
+        PlayAction::Gait(_)
+        | PlayAction::Pivot(_)
+        | PlayAction::BackUp
+        | PlayAction::MountOrDismount
+        | PlayAction::EndSide
+        | PlayAction::Undo => true,
+        PlayAction::Select(_)
+        | PlayAction::Lead
+        | PlayAction::CycleFacing(_)
+        | PlayAction::Cancel
+        | PlayAction::Explain
+        | PlayAction::FastForward => false,
     }
 }
 

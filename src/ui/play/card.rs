@@ -126,7 +126,14 @@ pub fn card_lines(card: &FigureCard, view: &GameView) -> Vec<(&'static str, Stri
         v.push(("Shield", if s { "yes" } else { "no" }.to_string()));
     }
     if let Some((left, all)) = card.allowance {
-        v.push(("Movement", format!("{left} left of {all} this half-move")));
+        v.push((
+            "Movement",
+            format!(
+                "{} of {} cells left",
+                mixed(&left.to_string()),
+                mixed(&all.to_string())
+            ),
+        ));
     }
     if let Some(g) = &card.gait {
         v.push(("Gait", g.clone()));
@@ -179,4 +186,35 @@ fn grid(ui: &mut egui::Ui, id: &str, lines: Vec<(&'static str, String)>) {
             ui.end_row();
         }
     });
+}
+
+/// A movement amount as a player reads it: `35/4` becomes `8 3/4`, `7/2` becomes `3 1/2`;
+/// whole numbers and anything else are kept.
+pub fn mixed(s: &str) -> String {
+    let Some((n, d)) = s.split_once('/') else {
+        return s.to_string();
+    };
+    match (n.trim().parse::<i64>(), d.trim().parse::<i64>()) {
+        (Ok(n), Ok(d)) if d > 0 && n.abs() >= d => {
+            let (w, r) = (n / d, (n % d).abs());
+            if r == 0 {
+                w.to_string()
+            } else {
+                format!("{w} {r}/{d}")
+            }
+        }
+        _ => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod mixed_tests {
+    #[test]
+    fn fractions_read_as_mixed_numbers() {
+        assert_eq!(super::mixed("35/4"), "8 3/4");
+        assert_eq!(super::mixed("7/2"), "3 1/2");
+        assert_eq!(super::mixed("1/2"), "1/2");
+        assert_eq!(super::mixed("8/4"), "2");
+        assert_eq!(super::mixed("6"), "6");
+    }
 }

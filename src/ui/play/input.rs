@@ -119,6 +119,9 @@ pub fn key_action(keys: &ButtonInput<KeyCode>) -> Vec<PlayAction> {
         (KeyCode::KeyQ, PlayAction::CycleFacing(-1)),
         (KeyCode::KeyE, PlayAction::CycleFacing(1)),
         (KeyCode::Escape, PlayAction::Cancel),
+        (KeyCode::KeyX, PlayAction::Explain),
+        (KeyCode::KeyL, PlayAction::Lead),
+        (KeyCode::Space, PlayAction::FastForward),
     ];
     for (k, a) in simple {
         if keys.just_pressed(k) {

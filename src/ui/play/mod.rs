@@ -45,6 +45,9 @@ pub enum Mode {
     Mount,
     /// The next click names the cell to step down to.
     Dismount,
+    /// The next click names a riderless horse to take on the lead, or a led one to let go
+    /// (A18).
+    Lead,
 }
 
 /// The figure the player is looking at (a mirror's id; a pair is selected by its rider) and
@@ -91,7 +94,18 @@ pub enum PlayAction {
     CycleFacing(i8),
     /// Leave the mount/dismount mode, or clear the selection.
     Cancel,
+    /// Lead a riderless horse or let a led one go (then click the horse) — A18 (`L`).
+    Lead,
+    /// Show or hide why the selected figure's computer unit did what it did (`X`).
+    Explain,
+    /// Play the rest of the computer's turn at once (`Space`).
+    FastForward,
 }
+
+/// Why the board's orders are locked now (a computer side is moving), if they are: an
+/// action that would give an order is answered with these words instead.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OrderLock(pub Option<String>);
 
 /// What the player was last told: a status line that stays, and a toast for a few seconds.
 #[derive(Resource, Clone, Debug, Default)]
@@ -133,6 +147,7 @@ impl Plugin for PlayLogicPlugin {
             .init_resource::<Selection>()
             .init_resource::<Hover>()
             .init_resource::<Feedback>()
+            .init_resource::<OrderLock>()
             .init_resource::<reach_view::CurrentReach>()
             .init_resource::<reach_view::CurrentPreview>()
             .configure_sets(

@@ -169,7 +169,13 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
         ui.separator();
         ui.label(initiative_text(view));
         ui.separator();
-        if ui.button("End side's half-move (Enter)").clicked() {
+        let end = ui
+            .add_enabled(
+                view.side_to_move.is_some(),
+                egui::Button::new("End side's half-move (Enter)"),
+            )
+            .on_disabled_hover_text("Nobody moves now: make the choices in the overlay.");
+        if end.clicked() {
             out.push(PlayAction::EndSide);
         }
         let undo = ui.add_enabled(view.can_undo, egui::Button::new("Undo (U)"));
@@ -277,6 +283,12 @@ fn card_panel(
         Mode::Dismount => {
             ui.colored_label(GOLD, "Dismount: click a free cell next to the mount.");
         }
+        Mode::Lead => {
+            ui.colored_label(
+                GOLD,
+                "Lead: click a riderless horse to lead it, or a led one to let it go.",
+            );
+        }
         Mode::Move => {}
     }
     if let Some(p) = &preview.0 {
@@ -284,7 +296,9 @@ fn card_panel(
         ui.label(
             egui::RichText::new(format!(
                 "Path to {} facing {name}: cost {}, {} left after",
-                p.cell, p.cost, p.left_after
+                p.cell,
+                super::card::mixed(&p.cost.to_string()),
+                super::card::mixed(&p.left_after.to_string())
             ))
             .color(GOLD),
         );
@@ -336,6 +350,20 @@ fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
         if ui.button(m).clicked() {
             out.push(PlayAction::MountOrDismount);
         }
+        if ui
+            .button("L Lead horse")
+            .on_hover_text("Take a riderless horse on the lead, or let a led one go (A18)")
+            .clicked()
+        {
+            out.push(PlayAction::Lead);
+        }
+        if ui
+            .button("X Why?")
+            .on_hover_text("What a computer unit rolled and why it acts as it does")
+            .clicked()
+        {
+            out.push(PlayAction::Explain);
+        }
     });
 }
 
@@ -346,8 +374,10 @@ fn keys_help(ui: &mut egui::Ui) {
             "Q / E: previous / next end facing",
             "1-5: walk, trot, canter, gallop, halt",
             "[ / ]: pivot left / right",
-            "B: back up   M: mount / dismount",
+            "B: back up   M: mount / dismount   L: lead a horse",
             "Enter: end side's half-move",
+            "X: why did a computer unit do that?",
+            "Space: fast-forward the computer",
             "U or Ctrl+Z: undo   Esc: cancel",
             "Drag, arrows, WASD: pan   wheel, +/-: zoom   F: fit",
         ] {

@@ -4,6 +4,7 @@
 //! autosave, the hand-over screen and the card overlay.
 
 use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue, Picks};
+use super::charges::{ChargePicks, ChargeView};
 use super::handover::{ControlPoint, Handover};
 use super::host::GameHost;
 use super::saves::{AUTOSAVE, Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
@@ -37,6 +38,8 @@ pub enum ScreenAction {
     PlayCards(Vec<CardPick>),
     /// A figure guessed (or declined to guess) which way a dodger went.
     Guess(GuessDue, Option<GuessDir>),
+    /// The charge orders (or answers) of the side at the computer, face down.
+    Charges(Vec<crate::sim::orders::Order>),
 }
 
 /// Actions queued by the egui code this frame.
@@ -185,6 +188,21 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         }
         ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
         ScreenAction::PlayCards(picks) => play_cards(world, &picks),
+        ScreenAction::Charges(orders) => {
+            let errors: Vec<String> = match GameHost::get(world) {
+                Some(game) => orders
+                    .iter()
+                    .filter_map(|o| game.order(o).err().map(|r| format!("{o}: {r}")))
+                    .collect(),
+                None => Vec::new(),
+            };
+            GameHost::touched(world);
+            world.insert_resource(ChargePicks::default());
+            world.resource_mut::<ChargeView>().key = None;
+            if !errors.is_empty() {
+                message(world, "Charge orders refused", errors.join("\n"));
+            }
+        }
         ScreenAction::Guess(due, dir) => {
             let refused = world.resource_scope(|world, cards: Mut<Cards>| {
                 let game = GameHost::get(world)?;
@@ -199,18 +217,42 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
     }
 }
 
-/// Who plays each side when a level or a save is opened: everyone is human, because the AI
-/// is not built yet (the start screen shows AI as disabled).
+/// Who plays each side when a level or a save is opened without the start screen: as the
+/// level file says (`control: Human` or `Ai`).
 pub fn playable_controls(level: &Level) -> Vec<Control> {
-    vec![Control::Human; level.file.sides.len()]
+    level.file.sides.iter().map(|s| s.control).collect()
 }
 
-fn install(world: &mut World, game: Game, level: Level, controls: Vec<Control>, auto: Autosave) {
+fn install(
+    world: &mut World,
+    mut game: Game,
+    level: Level,
+    controls: Vec<Control>,
+    auto: Autosave,
+) {
+    let levels = world
+        .get_resource::<super::ai_play::AiLevels>()
+        .cloned()
+        .unwrap_or_default();
+    for (s, c) in controls.iter().enumerate() {
+        if *c == Control::Ai {
+            crate::ai::set_level(&mut game, s as u8, levels.of(s as u8));
+        }
+    }
     GameHost::put(world, game, level);
+    let now = world
+        .get_resource::<Time>()
+        .map_or(0.0, |t| t.elapsed_secs_f64());
+    world.insert_resource(super::ai_play::AiPace {
+        next_at: now + super::ai_play::DEFAULT_DELAY,
+        ..default()
+    });
     world.insert_resource(SideControls(controls));
     world.insert_resource(auto);
     world.insert_resource(Handover::default());
     world.insert_resource(Picks::default());
+    world.insert_resource(ChargePicks::default());
+    world.insert_resource(ChargeView::default());
     world.insert_resource(ScreenView::default());
     let mut o = world.resource_mut::<Overlays>();
     o.menu = false;
@@ -246,18 +288,38 @@ pub fn apply_actions(world: &mut World) {
     }
 }
 
-/// Where the game stands for the screens: a side choosing cards when the card rules wait for
-/// one (the side already at the computer first, so a hand-over happens only when needed),
-/// else the side moving in a half-move (open).
-pub fn control_point(game: &mut Game, cards: &Cards, at_computer: Option<u8>) -> ControlPoint {
-    let choosers = cards.0.choosers(game);
-    if let Some(&first) = choosers.first() {
-        let side = at_computer
-            .filter(|s| choosers.contains(s))
-            .unwrap_or(first);
+/// Where the game stands for the screens: a side choosing cards or writing charge orders
+/// when the rules wait for one (a human side before a computer one, and the side already at
+/// the computer first, so a hand-over happens only when needed), else the side moving in a
+/// half-move (open). `controls` says who plays each side (missing: human).
+pub fn control_point(
+    game: &mut Game,
+    cards: &Cards,
+    at_computer: Option<u8>,
+    controls: &[Control],
+) -> ControlPoint {
+    let charge_sides = super::charges::choosers(game);
+    let mut choosers = cards.0.choosers(game);
+    choosers.extend(charge_sides.iter().copied());
+    choosers.sort_unstable();
+    choosers.dedup();
+    let human = |s: &u8| controls.get(usize::from(*s)) != Some(&Control::Ai);
+    let humans: Vec<u8> = choosers.iter().copied().filter(human).collect();
+    let pool = if humans.is_empty() {
+        &choosers
+    } else {
+        &humans
+    };
+    if let Some(&first) = pool.first() {
+        let side = at_computer.filter(|s| pool.contains(s)).unwrap_or(first);
+        let secret = if charge_sides.is_empty() {
+            cards.0.secret(game)
+        } else {
+            true
+        };
         return ControlPoint {
             side: Some(side),
-            secret: cards.0.secret(game),
+            secret,
         };
     }
     let side = game
@@ -289,16 +351,23 @@ pub fn watch_game(world: &mut World) {
     let mut auto = world.resource::<Autosave>().clone();
     let mut handover = world.resource::<Handover>().clone();
     let mut view = world.resource::<ScreenView>().clone();
+    let level_controls = world
+        .get_non_send::<crate::ui::bridge::ActiveGame>()
+        .map(|a| playable_controls(&a.level));
+    let mut charges = world.resource::<ChargeView>().clone();
     let saved = world.resource_scope(|world, cards: Mut<Cards>| {
         let game = GameHost::get(world)?;
         let turn = game.app.world().resource::<TurnState>().turn;
         let sides = usize::from(game.app.world().resource::<TurnState>().sides);
         if controls.len() != sides {
-            // A game installed without the start screen: every side is human (no AI yet).
-            controls = vec![Control::Human; sides];
+            // A game installed without the start screen: as its level file says.
+            controls = level_controls
+                .clone()
+                .filter(|c| c.len() == sides)
+                .unwrap_or_else(|| vec![Control::Human; sides]);
         }
         let saved = auto.due(turn).then(|| game.save(&dir.join(AUTOSAVE)));
-        let cp = control_point(game, &cards, handover.last);
+        let cp = control_point(game, &cards, handover.last, &controls);
         handover.observe(cp, &controls);
         let ts = game.app.world().resource::<TurnState>();
         view.playing = true;
@@ -309,7 +378,22 @@ pub fn watch_game(world: &mut World) {
         view.control = cp;
         let key = cp.side.map(|s| (game.record().orders.len(), s));
         let choosing = !cards.0.choosers(game).is_empty();
-        match cp.side {
+        let human = cp
+            .side
+            .is_some_and(|s| controls.get(usize::from(s)) != Some(&Control::Ai));
+        match cp.side.filter(|_| human && !handover.screen_up()) {
+            Some(side) if !super::charges::choosers(game).is_empty() => {
+                if charges.key != key {
+                    charges.overlay = super::charges::overlay(game, side);
+                    charges.key = key;
+                }
+            }
+            _ => {
+                charges.overlay = None;
+                charges.key = None;
+            }
+        }
+        match cp.side.filter(|_| human) {
             Some(side) if choosing && !handover.screen_up() => {
                 if view.cards_key != key {
                     let hands = cards.0.hands(game, side);
@@ -347,6 +431,16 @@ pub fn watch_game(world: &mut World) {
     }
     if *world.resource::<ScreenView>() != view {
         world.insert_resource(view);
+    }
+    let charge_side = charges.overlay.as_ref().map(|c| c.side);
+    if world.resource::<ChargePicks>().side != charge_side {
+        world.insert_resource(ChargePicks {
+            side: charge_side,
+            ..default()
+        });
+    }
+    if *world.resource::<ChargeView>() != charges {
+        world.insert_resource(charges);
     }
     if let Some(Err(e)) = saved {
         notice(world, format!("Autosave failed: {e}"));

@@ -9,9 +9,9 @@
 //! rules' verdicts without knowing how the melee rules compute them. [`NoCards`] is a source
 //! with no melee; [`super::melee_cards::MeleeCards`] adapts the real rules (`sim::melee`).
 //!
-//! Charge declarations (D2) are secret ordered target lists; they belong in this overlay as a
-//! third kind of choice. EXTENSION POINT: when the simulation has a charge-declaration order,
-//! add a `targets` list to [`FigureHand`] and [`CardPick`] and a section to [`show_cards`].
+//! Every card that strikes a blow carries its odds (`CardView::odds`), read from
+//! `sim::melee::odds`, the numbers the resolver rolls against. Charge declarations (D2), the
+//! other secret choice, have their own overlay in [`super::charges`].
 
 use crate::sim::Game;
 use bevy::prelude::*;
@@ -38,6 +38,9 @@ pub struct CardView {
     pub cost: u32,
     /// `Ok` if the figure may play it now, else the rules' reason.
     pub verdict: Result<(), String>,
+    /// For a card that strikes: the odds the resolver rolls against, in words (chance to
+    /// hit, critical, damage), and every modifier on the next lines.
+    pub odds: Option<String>,
 }
 
 /// A figure that must choose, with its whole hand.
@@ -241,12 +244,34 @@ pub fn toggle(picks: &mut Picks, unit: &str, card: &CardView) {
     }
 }
 
-fn card_button(ui: &mut egui::Ui, card: &CardView, picked: bool) -> bool {
+/// A card's label: its name, its cost, and its chance to hit when it strikes.
+pub fn card_label(card: &CardView) -> String {
     let blows = if card.cost == 1 { "blow" } else { "blows" };
-    let label = format!("{} ({} {blows})", card.name, card.cost);
+    let chance = card
+        .odds
+        .as_deref()
+        .and_then(|o| o.split_once('%'))
+        .map(|(p, _)| format!(", {p}%"))
+        .unwrap_or_default();
+    format!("{} ({} {blows}{chance})", card.name, card.cost)
+}
+
+fn card_button(ui: &mut egui::Ui, card: &CardView, picked: bool) -> bool {
+    let label = card_label(card);
     match &card.verdict {
-        Ok(()) => ui.selectable_label(picked, label).clicked(),
+        Ok(()) => {
+            let r = ui.selectable_label(picked, label);
+            let r = match &card.odds {
+                Some(o) => r.on_hover_text(o),
+                None => r,
+            };
+            r.clicked()
+        }
         Err(why) => {
+            let why = match &card.odds {
+                Some(o) => format!("{why}\n\n{o}"),
+                None => why.clone(),
+            };
             ui.add_enabled(false, egui::Button::selectable(false, label))
                 .on_disabled_hover_text(why);
             false

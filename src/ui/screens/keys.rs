@@ -61,6 +61,11 @@ pub const BINDINGS: &[Binding] = &[
         "M",
         "Mount (then click the steed) or dismount (then click a free cell, or M again)",
     ),
+    b(
+        "Play",
+        "L",
+        "Lead a riderless horse, or let a led one go (then click the horse)",
+    ),
     b("Play", "Enter", "End the side's half-move"),
     b(
         "Play",
@@ -72,6 +77,12 @@ pub const BINDINGS: &[Binding] = &[
         "Esc",
         "Cancel mounting or dismounting, or clear the selection",
     ),
+    b(
+        "Play",
+        "X",
+        "Why? The selected computer unit's risk factor, d6 roll and action",
+    ),
+    b("Play", "Space", "Fast-forward the computer's turn"),
     b(
         "Game",
         "Esc (nothing selected)",
@@ -86,6 +97,21 @@ pub const BINDINGS: &[Binding] = &[
         "Pick it (TAC: one; MELEE: as many as the blows pay for)",
     ),
     b("Cards", "Confirm", "Play the picked cards face down"),
+    b(
+        "Charges",
+        "Click an enemy",
+        "Add it to the charger's targets, in order (again: take it off); a greyed one says why not",
+    ),
+    b(
+        "Charges",
+        "Point at a charger",
+        "Its lines of sight on the map: green clear, yellow seen but refused, red dashed blocked",
+    ),
+    b(
+        "Charges",
+        "Confirm (face down)",
+        "Write the charge orders (none: no charge) or the answers",
+    ),
     b(
         "Hand-over",
         "Click anywhere",

@@ -51,7 +51,31 @@ pub fn card_view(c: &HandCard) -> CardView {
         },
         cost: u32::from(c.cost),
         verdict: c.verdict.clone().map_err(|e| e.to_string()),
+        odds: None,
     }
+}
+
+/// The odds of `card` by `unit`, in words, from `sim::melee::odds` — the numbers the resolver
+/// rolls against (the target assumed to show no defence card). `None` for a card that strikes
+/// no blow.
+pub fn odds_text(world: &mut bevy::prelude::World, unit: &str, card: &Card) -> Option<String> {
+    let Card::Melee(m) = card else {
+        return None;
+    };
+    let target = m.target()?.to_string();
+    let o = crate::sim::melee::odds(world, unit, &target, m, &[])?;
+    let mut t = format!(
+        "{}% to hit {target} ({}% critical), {}-{} damage, {} ({:?}) through its {:?} side",
+        o.chance, o.critical, o.damage.0, o.damage.1, o.weapon, o.class, o.side
+    );
+    if o.bash > 0 {
+        t.push_str(&format!("; {}% weapon bash on a hit", o.bash));
+    }
+    t.push_str(" — if it shows no defence card.");
+    for (what, n) in &o.parts {
+        t.push_str(&format!("\n  {what}: {n:+}"));
+    }
+    Some(t)
 }
 
 impl CardSource for MeleeCards {
@@ -94,12 +118,19 @@ impl CardSource for MeleeCards {
                     .collect();
                 targets.sort();
                 targets.dedup();
+                let views = cards
+                    .iter()
+                    .map(|c| CardView {
+                        odds: odds_text(world, &unit, &c.card),
+                        ..card_view(c)
+                    })
+                    .collect();
                 FigureHand {
                     name: unit.clone(),
                     unit,
                     blows,
                     targets,
-                    cards: cards.iter().map(card_view).collect(),
+                    cards: views,
                 }
             })
             .collect()

@@ -1,6 +1,7 @@
-//! The screens around the board (issue 3): the start screen (level, players, seed, load,
-//! rules, quit), the help overlay (F1 or ?), the in-game menu (Esc) with save and load, the
-//! start-of-turn autosave, the hot-seat hand-over screen and the card overlay.
+//! The screens around the board (issue 3): the start screen (level, players human or
+//! computer, seed, load, rules, quit), the help overlay (F1 or ?), the in-game menu (Esc) with
+//! save and load, the start-of-turn autosave, the hot-seat hand-over screen, the card overlay,
+//! the charge-declaration overlay ([`charges`]) and the computer's play ([`ai_play`]).
 //!
 //! The logic is plain ECS ([`actions`], [`handover`], [`saves`], [`cards`]) and runs headless;
 //! the egui drawing ([`start`], [`menu`]) only reads resources and queues [`ScreenAction`]s,
@@ -8,8 +9,10 @@
 //! [`host::GameHost`].
 
 pub mod actions;
+pub mod ai_play;
 pub mod cards;
 pub mod catalogue;
+pub mod charges;
 pub mod handover;
 pub mod host;
 pub mod keys;
@@ -60,13 +63,22 @@ pub struct ScreensPlugin;
 
 impl Plugin for ScreensPlugin {
     fn build(&self, app: &mut App) {
+        if app.is_plugin_added::<bevy::gizmos::GizmoPlugin>() {
+            app.add_systems(
+                Update,
+                charges::draw_lines_of_sight
+                    .after(PlaySet::View)
+                    .run_if(in_state(Screen::Playing)),
+            );
+        }
         if !app.is_plugin_added::<StatesPlugin>() {
             app.add_plugins(StatesPlugin);
         }
         if !app.is_plugin_added::<BridgePlugin>() {
             app.add_plugins(BridgePlugin);
         }
-        app.init_state::<Screen>()
+        app.add_message::<crate::ui::play::PlayAction>()
+            .init_state::<Screen>()
             .init_resource::<host::GameHost>()
             .init_resource::<saves::SaveDir>()
             .init_resource::<saves::Autosave>()
@@ -78,6 +90,11 @@ impl Plugin for ScreensPlugin {
             .init_resource::<Overlays>()
             .init_resource::<ScreenView>()
             .init_resource::<start::StartForm>()
+            .init_resource::<ai_play::AiLevels>()
+            .init_resource::<ai_play::AiPace>()
+            .init_resource::<ai_play::Explain>()
+            .init_resource::<charges::ChargeView>()
+            .init_resource::<charges::ChargePicks>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
             .configure_sets(
                 Update,
@@ -89,6 +106,7 @@ impl Plugin for ScreensPlugin {
                 ),
             )
             .add_systems(Update, menu::hotkeys.in_set(ScreensSet::Keys))
+            .configure_sets(Update, PlaySet::Input.run_if(board_interactive))
             .add_systems(
                 Update,
                 actions::follow_installed_game
@@ -99,7 +117,12 @@ impl Plugin for ScreensPlugin {
                 Update,
                 (
                     actions::apply_actions,
+                    ai_play::follow_fast_forward.run_if(in_state(Screen::Playing)),
+                    ai_play::drive_ai.run_if(in_state(Screen::Playing)),
                     actions::watch_game.run_if(in_state(Screen::Playing)),
+                    ai_play::lock_orders,
+                    ai_play::toggle_explain,
+                    ai_play::follow_explain.run_if(in_state(Screen::Playing)),
                 )
                     .chain()
                     .in_set(ScreensSet::Logic),
@@ -109,6 +132,8 @@ impl Plugin for ScreensPlugin {
                 (
                     start::draw_start.run_if(in_state(Screen::Start)),
                     menu::draw_playing.run_if(in_state(Screen::Playing)),
+                    ai_play::draw_ai.run_if(in_state(Screen::Playing)),
+                    charges::draw_charges.run_if(in_state(Screen::Playing)),
                     menu::draw_common,
                 )
                     .chain(),

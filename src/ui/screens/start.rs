@@ -2,13 +2,26 @@
 //! plays each side, the dice seed, and Start, Load game, Read the rules, Help and Quit.
 
 use super::actions::{Overlays, ScreenAction, ScreenActions};
+use super::ai_play::AiLevels;
 use super::catalogue::{LevelEntry, catalogue, level_dirs};
+use crate::ai::AiLevel;
 use crate::level::Control;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-/// The tooltip on every disabled AI choice.
-pub const AI_NOT_BUILT: &str = "AI opponents are not built yet";
+/// What each AI strength means, for its tooltip.
+pub fn ai_level_help(level: AiLevel) -> &'static str {
+    match level {
+        AiLevel::Table => {
+            "Baseline: every unit rolls on the risk-factor table and does what it says \
+             (nearest enemy, nearest cover, cheapest path)."
+        }
+        AiLevel::Lookahead => {
+            "Stronger: obeys the same table, but units with a leader or hero choose targets, \
+             cards and paths by looking ahead with the rules."
+        }
+    }
+}
 
 /// What the start screen shows and what the player has chosen on it.
 #[derive(Resource, Clone, Debug, Default)]
@@ -19,6 +32,8 @@ pub struct StartForm {
     pub selected: usize,
     /// Who plays each side of the chosen level.
     pub controls: Vec<Control>,
+    /// How strongly each computer side plays.
+    pub ai_levels: Vec<AiLevel>,
     /// The seed as typed.
     pub seed: String,
 }
@@ -32,17 +47,20 @@ impl StartForm {
             levels,
             selected,
             controls: Vec::new(),
+            ai_levels: Vec::new(),
             seed: seed.to_string(),
         };
         f.select(selected);
         f
     }
 
-    /// Chooses a level (one that loads); its sides start out human.
+    /// Chooses a level (one that loads); its sides start out as the level file says
+    /// (`control: Human` or `Ai`), computer sides at the baseline strength.
     pub fn select(&mut self, i: usize) {
         if let Some(Ok(l)) = self.levels.get(i).map(|e| &e.level) {
             self.selected = i;
-            self.controls = vec![Control::Human; l.file.sides.len()];
+            self.controls = l.file.sides.iter().map(|s| s.control).collect();
+            self.ai_levels = vec![AiLevel::Table; l.file.sides.len()];
         }
     }
 
@@ -91,11 +109,13 @@ pub fn draw_start(
     mut form: ResMut<StartForm>,
     mut overlays: ResMut<Overlays>,
     mut actions: ResMut<ScreenActions>,
+    mut levels: ResMut<AiLevels>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(a) = start_ui(ctx, &mut form, &mut overlays) {
         actions.0.push(a);
     }
+    levels.set_if_neq(AiLevels(form.ai_levels.clone()));
     Ok(())
 }
 
@@ -203,13 +223,45 @@ fn details(
                 );
                 if let Some(c) = form.controls.get_mut(i) {
                     ui.radio_value(c, Control::Human, "Human");
+                    ui.radio_value(c, Control::Ai, "Computer");
                 }
-                ui.add_enabled(false, egui::RadioButton::new(false, "AI"))
-                    .on_disabled_hover_text(AI_NOT_BUILT);
+                let ai = form.controls.get(i) == Some(&Control::Ai);
+                if let Some(l) = form.ai_levels.get_mut(i).filter(|_| ai) {
+                    egui::ComboBox::from_id_salt(("ai-level", i))
+                        .selected_text(match l {
+                            AiLevel::Table => "baseline",
+                            AiLevel::Lookahead => "stronger",
+                        })
+                        .show_ui(ui, |ui| {
+                            for (lv, name) in [
+                                (AiLevel::Table, "baseline"),
+                                (AiLevel::Lookahead, "stronger"),
+                            ] {
+                                ui.selectable_value(l, lv, name)
+                                    .on_hover_text(ai_level_help(lv));
+                            }
+                        })
+                        .response
+                        .on_hover_text(ai_level_help(*l));
+                }
             });
         }
+        let humans = form
+            .controls
+            .iter()
+            .filter(|c| **c == Control::Human)
+            .count();
+        let note = match humans {
+            0 => "The computer plays every side: watch (Space fast-forwards).",
+            1 => {
+                "You play against the computer; its turns play out at a readable pace (Space fast-forwards, X explains a unit's decision)."
+            }
+            _ => {
+                "Human sides play hot-seat at this computer: secret choices are handed over behind a screen."
+            }
+        };
         if sides.len() > 1 {
-            ui.label(egui::RichText::new("Two human sides play hot-seat at this computer.").weak());
+            ui.label(egui::RichText::new(note).weak());
         }
     }
     ui.add_space(10.0);

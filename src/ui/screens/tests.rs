@@ -32,6 +32,7 @@ fn hand() -> FigureHand {
         kind,
         cost,
         verdict: verdict.map_err(str::to_string),
+        odds: None,
     };
     FigureHand {
         unit: "knight".into(),

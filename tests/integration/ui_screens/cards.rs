@@ -28,6 +28,7 @@ fn card(name: &str, kind: CardKind, cost: u32, verdict: Result<(), &str>) -> Car
         kind,
         cost,
         verdict: verdict.map_err(str::to_string),
+        odds: None,
     }
 }
 
@@ -261,7 +262,8 @@ const DUEL: &str = r#"Level(
 #[test]
 fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     use warhorse::sim::melee::hand;
-    use warhorse::ui::screens::melee_cards::card_view;
+    use warhorse::ui::screens::cards::card_label;
+    use warhorse::ui::screens::melee_cards::{card_view, odds_text};
     let level = warhorse::level::load_level_str(DUEL, "<duel>", None).expect("duel level");
     let (mut app, _) = app_of("duel", level, None);
     for _ in 0..4 {
@@ -287,14 +289,44 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     let mine = if first == 0 { "red_foot" } else { "blue_foot" };
     assert_eq!(overlay.hands.len(), 1);
     assert_eq!(overlay.hands[0].unit, mine, "only the chooser's own hand");
-    let rules: Vec<_> = hand(game(&mut app).app.world_mut(), mine)
+    let world = game(&mut app).app.world_mut();
+    let rules: Vec<_> = hand(world, mine)
         .iter()
-        .map(card_view)
+        .map(|c| CardView {
+            odds: odds_text(world, mine, &c.card),
+            ..card_view(c)
+        })
         .collect();
     assert_eq!(
         overlay.hands[0].cards, rules,
         "the overlay is the rules' hand()"
     );
+    // The odds preview is the resolver's own numbers (sim::melee::odds), for every card that
+    // strikes a blow, greyed or not.
+    let hand_cards = hand(game(&mut app).app.world_mut(), mine);
+    let mut previewed = 0;
+    for (c, v) in hand_cards.iter().zip(&overlay.hands[0].cards) {
+        let warhorse::rules::melee::cards::Card::Melee(m) = &c.card else {
+            assert_eq!(v.odds, None, "a TAC card strikes no blow");
+            continue;
+        };
+        let Some(target) = m.target() else { continue };
+        let odds = warhorse::sim::melee::odds(game(&mut app).app.world_mut(), mine, target, m, &[]);
+        match (odds, &v.odds) {
+            (Some(o), Some(text)) => {
+                previewed += 1;
+                assert!(
+                    text.starts_with(&format!("{}% to hit {target}", o.chance)),
+                    "{text}"
+                );
+                assert!(text.contains(&format!("{}-{} damage", o.damage.0, o.damage.1)));
+                assert!(card_label(v).contains(&format!("{}%", o.chance)));
+            }
+            (None, None) => {}
+            (o, t) => panic!("{}: odds {o:?} but preview {t:?}", v.name),
+        }
+    }
+    assert!(previewed > 0, "DELIVER BLOW has its odds");
     assert!(
         rules.iter().any(|c| c.verdict.is_err()),
         "some cards are greyed"

@@ -1,0 +1,368 @@
+//! Playing against the machine (issue 6): a side the start screen (or the level) gives to
+//! the computer is played by `crate::ai`, one order at a time at a readable pace
+//! ([`AiPace::delay`] seconds apart), through the very `Game::order` a player's clicks go
+//! through. **Space** fast-forwards: the rest of the computer's orders are given at once,
+//! until the game waits for a person again. While a computer side moves, the board's orders
+//! are locked (figures can still be selected and looked at).
+//!
+//! On request (**X**, or the "Why?" button) the game explains the selected figure's unit's
+//! latest decision with `ai::explain`: its risk-factor terms, the table row, the d6 and the
+//! action.
+
+use super::actions::Overlays;
+use super::handover::Handover;
+use super::host::GameHost;
+use super::{Screen, SideControls};
+use crate::ai::{self, AiLevel, Explanation};
+use crate::level::Control;
+use crate::sim::Game;
+use crate::sim::log::GameLog;
+use crate::sim::orders::Order;
+use crate::ui::bridge::OrderOutcome;
+use crate::ui::play::{OrderLock, PlayAction, Selection};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+/// How strongly each computer side plays, by side index (the baseline when missing). The
+/// start screen sets it; a new game reads it.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AiLevels(pub Vec<AiLevel>);
+
+impl AiLevels {
+    /// The strength of `side`.
+    pub fn of(&self, side: u8) -> AiLevel {
+        self.0.get(usize::from(side)).copied().unwrap_or_default()
+    }
+}
+
+/// Seconds between two computer orders by default: slow enough to follow each move.
+pub const DEFAULT_DELAY: f64 = 0.6;
+
+/// The pace of the computer's play.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct AiPace {
+    /// Seconds between two orders.
+    pub delay: f64,
+    /// When the next order may be given (seconds since the app started).
+    pub next_at: f64,
+    /// Fast-forward: give the orders without pause until the game waits for a person.
+    pub fast: bool,
+    /// The computer side the game waits for now, if any.
+    pub acting: Option<u8>,
+    /// Orders the computer gave in this game.
+    pub given: usize,
+    /// Orders of the computer the rules refused (the AI then moves on to its next figure).
+    pub refused: usize,
+    /// Set when the computer could not go on (its end of turn was refused); it then waits.
+    pub stuck: Option<String>,
+}
+
+impl Default for AiPace {
+    fn default() -> Self {
+        AiPace {
+            delay: DEFAULT_DELAY,
+            next_at: 0.0,
+            fast: false,
+            acting: None,
+            given: 0,
+            refused: 0,
+            stuck: None,
+        }
+    }
+}
+
+/// The computer sides the game waits for now, lowest first.
+pub fn ai_sides_waiting(game: &mut Game, controls: &[Control]) -> Vec<u8> {
+    (0..controls.len() as u8)
+        .filter(|&s| controls[usize::from(s)] == Control::Ai)
+        .filter(|&s| ai::waits_for(game, s))
+        .collect()
+}
+
+/// Most orders one fast-forwarded frame gives (a guard against a hang, never reached in play).
+const FAST_BUDGET: usize = 500;
+
+/// Gives the computer's next order when it is due (all of them while fast-forwarding), and
+/// reports each as an [`OrderOutcome`] like a player's. Paused while the hand-over screen,
+/// the menu or a dialog is up.
+pub fn drive_ai(world: &mut World) {
+    let controls = world.resource::<SideControls>().0.clone();
+    let mut pace = world.resource::<AiPace>().clone();
+    if !controls.contains(&Control::Ai) {
+        if pace.acting.is_some() || pace.fast {
+            pace.acting = None;
+            pace.fast = false;
+            world.insert_resource(pace);
+        }
+        return;
+    }
+    let now = world
+        .get_resource::<Time>()
+        .map_or(0.0, |t| t.elapsed_secs_f64());
+    let paused = world.resource::<Handover>().screen_up()
+        || world.resource::<Overlays>().blocking()
+        || pace.stuck.is_some();
+    let levels = world.resource::<AiLevels>().clone();
+    let mut outcomes = Vec::new();
+    let acting = {
+        let Some(game) = GameHost::get(world) else {
+            return;
+        };
+        let budget = if pace.fast { FAST_BUDGET } else { 1 };
+        let mut acting = ai_sides_waiting(game, &controls).first().copied();
+        for _ in 0..budget {
+            let Some(side) = acting else { break };
+            if paused || (!pace.fast && now < pace.next_at) {
+                break;
+            }
+            ai::set_level(game, side, levels.of(side));
+            let Some(order) = ai::next_order(game, side) else {
+                break;
+            };
+            let result = game.order(&order);
+            pace.given += 1;
+            pace.next_at = now + pace.delay;
+            let name = game
+                .app
+                .world()
+                .resource::<crate::sim::phase::TurnState>()
+                .side_names
+                .get(usize::from(side))
+                .cloned()
+                .unwrap_or_default();
+            let result = match result {
+                Ok(()) => Ok(format!(
+                    "{name} (computer): {}",
+                    game.app
+                        .world()
+                        .resource::<GameLog>()
+                        .0
+                        .last()
+                        .map_or_else(|| order.to_string(), |l| l.text.clone())
+                )),
+                Err(r) => {
+                    pace.refused += 1;
+                    if order == Order::EndSide {
+                        pace.stuck = Some(format!(
+                            "{name} (computer) cannot end its turn: {r}. Play on from the menu, or undo."
+                        ));
+                    }
+                    Err(r)
+                }
+            };
+            outcomes.push(OrderOutcome {
+                order: Some(order),
+                result,
+            });
+            if pace.stuck.is_some() {
+                break;
+            }
+            acting = ai_sides_waiting(game, &controls).first().copied();
+        }
+        acting
+    };
+    if acting.is_none() {
+        pace.fast = false;
+    }
+    if pace.acting != acting && acting.is_some() && !pace.fast && outcomes.is_empty() {
+        // A side's turn just passed to the computer: a short pause before its first order.
+        pace.next_at = pace.next_at.max(now + pace.delay);
+    }
+    pace.acting = acting;
+    if !outcomes.is_empty() {
+        GameHost::touched(world);
+        if let Some(mut m) = world.get_resource_mut::<Messages<OrderOutcome>>() {
+            for o in outcomes {
+                m.write(o);
+            }
+        }
+    }
+    if *world.resource::<AiPace>() != pace {
+        world.insert_resource(pace);
+    }
+}
+
+/// Locks the board's orders while the side to move is played by the computer, with the
+/// words the player reads when trying.
+pub fn lock_orders(world: &mut World) {
+    let controls = world.resource::<SideControls>().0.clone();
+    let side = world
+        .get_resource::<crate::ui::bridge::GameView>()
+        .and_then(|v| v.side_to_move.map(|s| (s, v.side_name(s))));
+    let lock = side
+        .filter(|(s, _)| controls.get(usize::from(*s)) == Some(&Control::Ai))
+        .map(|(_, name)| {
+            format!("{name} is played by the computer: wait, or press Space to fast-forward.")
+        });
+    if let Some(mut l) = world.get_resource_mut::<OrderLock>() {
+        l.set_if_neq(OrderLock(lock));
+    }
+}
+
+/// The explanation window: whether it is open, and what it shows.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Explain {
+    /// Open (X toggles it).
+    pub open: bool,
+    /// The figure it was read for.
+    pub unit: Option<String>,
+    /// The game's order count it was read at.
+    pub orders: usize,
+    /// The explanation, or why there is none.
+    pub text: Option<Result<Explanation, String>>,
+}
+
+/// Opens or closes the explanation on `PlayAction::Explain`.
+pub fn toggle_explain(mut actions: MessageReader<PlayAction>, mut explain: ResMut<Explain>) {
+    let n = actions
+        .read()
+        .filter(|a| **a == PlayAction::Explain)
+        .count();
+    if n % 2 == 1 {
+        explain.open = !explain.open;
+    }
+}
+
+/// Reads the explanation again for the selected figure whenever the selection or the game
+/// changes, while it is open.
+pub fn follow_explain(world: &mut World) {
+    let mut ex = world.resource::<Explain>().clone();
+    if !ex.open {
+        return;
+    }
+    let unit = world
+        .get_resource::<Selection>()
+        .and_then(|s| s.unit.clone());
+    let Some(game) = GameHost::get(world) else {
+        return;
+    };
+    let orders = game.record().orders.len();
+    if ex.text.is_none() || ex.unit != unit || ex.orders != orders {
+        ex.text = Some(explanation_for(game, unit.as_deref()));
+        ex.unit = unit;
+        ex.orders = orders;
+        world.insert_resource(ex);
+    }
+}
+
+/// The latest decision of `unit`'s AI unit, or why there is none to show.
+pub fn explanation_for(game: &Game, unit: Option<&str>) -> Result<Explanation, String> {
+    let Some(unit) = unit else {
+        return Err("Select a figure of a computer side to see why it did what it did.".into());
+    };
+    ai::explain(game, unit).ok_or_else(|| {
+        format!(
+            "{unit} has not rolled on the actions table yet: only units played by the computer \
+             roll (I1, I2), once a turn, when their side moves."
+        )
+    })
+}
+
+/// The explanation's lines, as the window shows them.
+pub fn explanation_lines(e: &Explanation) -> Vec<String> {
+    let mut v = vec![format!("{} — turn {}", e.unit, e.turn)];
+    v.push("Risk factor (I1):".into());
+    if e.terms.is_empty() {
+        v.push("  no term applies: 0".into());
+    }
+    for (what, n) in &e.terms {
+        v.push(format!("  {what}: {n:+}"));
+    }
+    v.push(format!("  total {} (row {})", e.risk, e.row));
+    v.push(format!("d6 roll: {} -> {} (I2)", e.roll, e.action));
+    v.push(format!("So it: {}", e.conduct));
+    if let Some(c) = &e.choice {
+        v.push(format!("Its choice: {c}"));
+    }
+    v
+}
+
+/// The computer's banner (who is playing, fast-forward) and the explanation window.
+pub fn draw_ai(
+    mut contexts: EguiContexts,
+    pace: Res<AiPace>,
+    handover: Res<Handover>,
+    view: Res<crate::ui::bridge::GameView>,
+    explain: Res<Explain>,
+    mut fast: Local<bool>,
+    mut actions: MessageWriter<PlayAction>,
+) -> Result {
+    if handover.screen_up() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    if let Some(side) = pace.acting {
+        egui::Area::new(egui::Id::new("warhorse-ai-banner"))
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 52.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            egui::RichText::new(format!(
+                                "{} (computer) is playing…",
+                                view.side_name(side)
+                            ))
+                            .color(super::menu::side_colour32(side))
+                            .strong(),
+                        );
+                        if ui
+                            .add_enabled(!pace.fast, egui::Button::new("Fast-forward (Space)"))
+                            .clicked()
+                        {
+                            *fast = true;
+                        }
+                    });
+                });
+            });
+    }
+    if let Some(why) = &pace.stuck {
+        egui::Area::new(egui::Id::new("warhorse-ai-stuck"))
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 90.0])
+            .show(ctx, |ui| {
+                ui.colored_label(egui::Color32::from_rgb(255, 120, 110), why);
+            });
+    }
+    if explain.open {
+        let mut open = true;
+        egui::Window::new("Why? (X)")
+            .id(egui::Id::new("warhorse-explain"))
+            .open(&mut open)
+            .resizable(false)
+            .default_width(330.0)
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, 90.0])
+            .show(ctx, |ui| match &explain.text {
+                Some(Ok(e)) => {
+                    for l in explanation_lines(e) {
+                        ui.label(crate::ui::play::panels::printable(&l));
+                    }
+                }
+                Some(Err(why)) => {
+                    ui.label(why);
+                }
+                None => {
+                    ui.label("…");
+                }
+            });
+        if !open {
+            actions.write(PlayAction::Explain);
+        }
+    }
+    if std::mem::take(&mut *fast) {
+        ctx.request_repaint();
+        actions.write(PlayAction::FastForward);
+    }
+    Ok(())
+}
+
+/// Fast-forward asked by the banner's button.
+pub fn follow_fast_forward(
+    mut actions: MessageReader<PlayAction>,
+    mut pace: ResMut<AiPace>,
+    screen: Res<State<Screen>>,
+) {
+    for a in actions.read() {
+        if *a == PlayAction::FastForward && *screen.get() == Screen::Playing {
+            pace.fast = true;
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! Charge declarations in the overlay (D2, C1, C5): after the initiative, each mounted figure
+//! that could charge writes face down either "no charge" or its targets in the order it will
+//! charge them; once every declaration is in they are revealed together, and each charged
+//! figure answers face down with a TAC card and a MELEE card. The overlay lists every enemy
+//! for each charger, greyed with the charge rules' reason when it may not be charged (out of
+//! sight, too far, no charge at a walk, …) — `sim::charge::charge_targets`, the same verdicts
+//! the order's validator gives — and the map draws the charger's lines of sight while its row
+//! is open. Between two humans the hand-over screen comes first, like for cards.
+
+use crate::rules::charge::ride::Reply;
+use crate::rules::melee::cards::{DodgeDir, TacCard};
+use crate::sim::Game;
+use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets, visible, waiting};
+use crate::sim::components::{FigureId, Position, RidingOn, SideId};
+use crate::sim::orders::Order;
+use crate::sim::world::find_figure;
+use crate::ui::MapLayout;
+use crate::ui::bridge::Mirror;
+use bevy::prelude::*;
+use bevy_egui::egui;
+use std::collections::BTreeMap;
+
+/// An enemy a charger might name, as the charge rules judge it now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetView {
+    /// The enemy's id.
+    pub id: String,
+    /// `Ok` if the figure may charge it (alone, first), else the rule that forbids it.
+    pub verdict: Result<(), String>,
+    /// A clear line of sight from the charger to it.
+    pub in_sight: bool,
+}
+
+/// A mounted figure that must write its charge orders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declarer {
+    /// Its id.
+    pub unit: String,
+    /// Every enemy it might name.
+    pub targets: Vec<TargetView>,
+}
+
+/// A charged figure that must answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answerer {
+    /// Its id.
+    pub unit: String,
+    /// Mounted (PULL RIDER and HAMSTRING HORSE are for figures on foot).
+    pub mounted: bool,
+    /// Who charges it (revealed, so public).
+    pub charged_by: Vec<String>,
+}
+
+/// The charge overlay of one side: only that side's figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargeOverlay {
+    /// The side at the computer.
+    pub side: u8,
+    /// Its name.
+    pub side_name: String,
+    /// Its figures still to declare.
+    pub declare: Vec<Declarer>,
+    /// Its figures still to answer.
+    pub answer: Vec<Answerer>,
+}
+
+/// What the screens show of the charge phase, read by `watch_game`.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChargeView {
+    /// The overlay for the side at the computer, when it has something to write.
+    pub overlay: Option<ChargeOverlay>,
+    /// The game's order count and side when `overlay` was read.
+    pub key: Option<(usize, u8)>,
+}
+
+/// The choices in progress; cleared whenever the side at the computer changes, so nothing
+/// one player picked is ever shown to the next.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChargePicks {
+    /// The side these picks belong to.
+    pub side: Option<u8>,
+    /// Each charger's targets, in order.
+    pub targets: BTreeMap<String, Vec<String>>,
+    /// Each answerer's TAC card and MELEE card.
+    pub answers: BTreeMap<String, (TacCard, Reply)>,
+    /// The charger whose lines of sight the map draws.
+    pub focus: Option<String>,
+}
+
+fn side_of(game: &mut Game, id: &str) -> Option<u8> {
+    let w = game.app.world_mut();
+    let e = find_figure(w, id)?;
+    w.get::<SideId>(e).map(|s| s.0)
+}
+
+/// The sides with a figure the charge phase waits for, lowest first.
+pub fn choosers(game: &mut Game) -> Vec<u8> {
+    if !waiting(game.app.world()) {
+        return Vec::new();
+    }
+    let mut v: Vec<u8> = awaiting_ids(game.app.world())
+        .iter()
+        .filter_map(|id| side_of(game, id))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The overlay for `side`: its figures still to declare or answer, nothing of another side's
+/// orders (the book's declarations stay face down until the reveal).
+pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
+    if !waiting(game.app.world()) {
+        return None;
+    }
+    let book = game.app.world().get_resource::<ChargeBook>()?.clone();
+    let mine: Vec<String> = awaiting_ids(game.app.world())
+        .into_iter()
+        .filter(|id| side_of(game, id) == Some(side))
+        .collect();
+    let mut o = ChargeOverlay {
+        side,
+        side_name: game
+            .app
+            .world()
+            .resource::<crate::sim::phase::TurnState>()
+            .side_names
+            .get(usize::from(side))
+            .cloned()
+            .unwrap_or_default(),
+        declare: Vec::new(),
+        answer: Vec::new(),
+    };
+    for unit in mine {
+        match book.stage {
+            Stage::Declaring => {
+                let w = game.app.world_mut();
+                let seen = visible(w, &unit);
+                let targets = charge_targets(w, &unit)
+                    .into_iter()
+                    .map(|(id, verdict)| TargetView {
+                        in_sight: seen.contains(&id),
+                        id,
+                        verdict,
+                    })
+                    .collect();
+                o.declare.push(Declarer { unit, targets });
+            }
+            Stage::Answering => {
+                let w = game.app.world_mut();
+                let mounted = find_figure(w, &unit).is_some_and(|e| w.get::<RidingOn>(e).is_some());
+                // Revealed: who charges whom is in the log for everyone.
+                let charged_by = book
+                    .declared
+                    .iter()
+                    .filter(|(_, t)| t.contains(&unit))
+                    .map(|(c, _)| c.clone())
+                    .collect();
+                o.answer.push(Answerer {
+                    unit,
+                    mounted,
+                    charged_by,
+                });
+            }
+            _ => {}
+        }
+    }
+    (!o.declare.is_empty() || !o.answer.is_empty()).then_some(o)
+}
+
+/// The MELEE cards a charged figure may answer with (C5).
+pub const REPLIES: [Reply; 9] = [
+    Reply::DeliverBlow,
+    Reply::WeaponParry,
+    Reply::ActiveShieldParry,
+    Reply::DesperateDefense,
+    Reply::Dodge(DodgeDir::Left),
+    Reply::Dodge(DodgeDir::Right),
+    Reply::Dodge(DodgeDir::Back),
+    Reply::PullRider,
+    Reply::Hamstring,
+];
+
+/// Whether a figure may answer with `reply` (the rule the order's validator applies).
+pub fn reply_verdict(mounted: bool, reply: Reply) -> Result<(), String> {
+    if mounted && matches!(reply, Reply::PullRider | Reply::Hamstring) {
+        Err("C5: PULL RIDER and HAMSTRING HORSE are played by figures on foot".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// A reply's name on its button.
+pub fn reply_name(r: Reply) -> String {
+    match r {
+        Reply::Dodge(d) => {
+            let dir = format!("{d:?}").to_uppercase();
+            format!("DODGE {dir}")
+        }
+        r => r.name().to_string(),
+    }
+}
+
+/// The orders the picks make: every declarer's targets (none: "no charge") and every
+/// answerer's cards (unpicked: STAND GROUND and DELIVER BLOW).
+pub fn orders_of(overlay: &ChargeOverlay, picks: &ChargePicks) -> Vec<Order> {
+    let mut v = Vec::new();
+    for d in &overlay.declare {
+        match picks.targets.get(&d.unit).filter(|t| !t.is_empty()) {
+            Some(t) => v.push(Order::DeclareCharge {
+                unit: d.unit.clone(),
+                targets: t.clone(),
+            }),
+            None => v.push(Order::NoCharge {
+                unit: d.unit.clone(),
+            }),
+        }
+    }
+    for a in &overlay.answer {
+        let (tac, reply) = picks
+            .answers
+            .get(&a.unit)
+            .copied()
+            .unwrap_or((TacCard::StandGround, Reply::DeliverBlow));
+        v.push(Order::AnswerCharge {
+            unit: a.unit.clone(),
+            tac,
+            reply,
+        });
+    }
+    v
+}
+
+/// Adds `target` to the end of `unit`'s charge list, or takes it off.
+pub fn toggle_target(picks: &mut ChargePicks, unit: &str, target: &str) {
+    let list = picks.targets.entry(unit.to_string()).or_default();
+    match list.iter().position(|t| t == target) {
+        Some(i) => {
+            list.remove(i);
+        }
+        None => list.push(target.to_string()),
+    }
+}
+
+const GREYED: egui::Color32 = egui::Color32::from_rgb(150, 150, 150);
+
+/// Draws the overlay; returns the orders when the player confirms.
+pub fn show_charges(
+    ctx: &egui::Context,
+    overlay: &ChargeOverlay,
+    picks: &mut ChargePicks,
+) -> Option<Vec<Order>> {
+    let mut out = None;
+    let title = if overlay.declare.is_empty() {
+        format!("{} — answer the charges", overlay.side_name)
+    } else {
+        format!("{} — charge orders", overlay.side_name)
+    };
+    egui::Window::new(title)
+        .id(egui::Id::new("warhorse-charges"))
+        .collapsible(false)
+        .resizable(true)
+        .default_width(560.0)
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(360.0)
+                .show(ui, |ui| {
+                    if !overlay.declare.is_empty() {
+                        ui.label(
+                            "Written face down and revealed together (D2, C1). Click enemies in \
+                             the order to charge them; none means no charge. The map shows the \
+                             lines of sight of the figure you point at: green clear, red blocked.",
+                        );
+                    }
+                    for d in &overlay.declare {
+                        declarer_ui(ui, d, picks);
+                    }
+                    if !overlay.answer.is_empty() {
+                        ui.label(
+                            "Charged: choose face down a TAC card and a MELEE card as the horse \
+                             closes (C5).",
+                        );
+                    }
+                    for a in &overlay.answer {
+                        answerer_ui(ui, a, picks);
+                    }
+                });
+            ui.separator();
+            if ui.button("Confirm (face down)").clicked() {
+                out = Some(orders_of(overlay, picks));
+            }
+        });
+    out
+}
+
+fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
+    ui.separator();
+    let chosen = picks.targets.get(&d.unit).cloned().unwrap_or_default();
+    let head = ui.strong(format!(
+        "{} charges: {}",
+        d.unit,
+        if chosen.is_empty() {
+            "nobody (no charge)".to_string()
+        } else {
+            chosen.join(", then ")
+        }
+    ));
+    let mut hovered = head.hovered();
+    ui.horizontal_wrapped(|ui| {
+        for t in &d.targets {
+            let sight = if t.in_sight { "" } else { " (out of sight)" };
+            let n = chosen.iter().position(|c| *c == t.id);
+            let label = match n {
+                Some(i) => format!("{}. {}{sight}", i + 1, t.id),
+                None => format!("{}{sight}", t.id),
+            };
+            let r = match &t.verdict {
+                // A target already on the list stays clickable (to take it off) even if the
+                // rules would no longer let it be charged first.
+                Err(why) if n.is_none() => ui
+                    .add_enabled(false, egui::Button::selectable(false, label))
+                    .on_disabled_hover_text(why),
+                _ => {
+                    let r = ui.selectable_label(n.is_some(), label);
+                    if r.clicked() {
+                        toggle_target(picks, &d.unit, &t.id);
+                    }
+                    r
+                }
+            };
+            hovered |= r.hovered() || r.contains_pointer();
+        }
+    });
+    let refused: Vec<&TargetView> = d.targets.iter().filter(|t| t.verdict.is_err()).collect();
+    if !refused.is_empty() {
+        egui::CollapsingHeader::new(format!("Why {} may not charge the others", d.unit))
+            .id_salt(("why", &d.unit))
+            .show(ui, |ui| {
+                for t in refused {
+                    if let Err(why) = &t.verdict {
+                        ui.colored_label(GREYED, format!("{}: {why}", t.id));
+                    }
+                }
+            });
+    }
+    if hovered || picks.focus.is_none() {
+        picks.focus = Some(d.unit.clone());
+    }
+}
+
+fn answerer_ui(ui: &mut egui::Ui, a: &Answerer, picks: &mut ChargePicks) {
+    ui.separator();
+    ui.strong(format!(
+        "{} is charged by {}",
+        a.unit,
+        if a.charged_by.is_empty() {
+            "?".to_string()
+        } else {
+            a.charged_by.join(", ")
+        }
+    ));
+    let (mut tac, mut reply) = picks
+        .answers
+        .get(&a.unit)
+        .copied()
+        .unwrap_or((TacCard::StandGround, Reply::DeliverBlow));
+    ui.horizontal_wrapped(|ui| {
+        ui.label("TAC:");
+        for t in TacCard::ALL {
+            ui.selectable_value(&mut tac, t, t.name());
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("MELEE:");
+        for r in REPLIES {
+            match reply_verdict(a.mounted, r) {
+                Ok(()) => {
+                    ui.selectable_value(&mut reply, r, reply_name(r));
+                }
+                Err(why) => {
+                    ui.add_enabled(false, egui::Button::selectable(false, reply_name(r)))
+                        .on_disabled_hover_text(why);
+                }
+            }
+        }
+    });
+    picks.answers.insert(a.unit.clone(), (tac, reply));
+}
+
+/// Colour of a clear line of sight to a target the figure may charge.
+const LOS_CLEAR: Color = Color::srgb(0.35, 0.95, 0.45);
+/// Colour of a clear line of sight to a target the rules refuse (too far, …).
+const LOS_REFUSED: Color = Color::srgb(0.95, 0.8, 0.3);
+/// Colour of a blocked line of sight.
+const LOS_BLOCKED: Color = Color::srgba(0.95, 0.3, 0.25, 0.8);
+
+/// Draws the focused charger's lines of sight to every enemy while the overlay is up.
+pub fn draw_lines_of_sight(
+    view: Res<ChargeView>,
+    picks: Res<ChargePicks>,
+    handover: Res<super::Handover>,
+    layout: Option<Res<MapLayout>>,
+    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    mut gizmos: Gizmos,
+) {
+    let (Some(o), Some(layout), Some(focus)) = (&view.overlay, layout, &picks.focus) else {
+        return;
+    };
+    if handover.screen_up() {
+        return;
+    }
+    let Some(d) = o.declare.iter().find(|d| &d.unit == focus) else {
+        return;
+    };
+    let at = |id: &str| {
+        mirrors
+            .iter()
+            .find(|(f, _)| f.0 == id)
+            .map(|(_, p)| layout.cell_to_world(p.0))
+    };
+    let Some(from) = at(&d.unit) else { return };
+    // The charger whose lines these are.
+    gizmos.circle_2d(
+        Isometry2d::from_translation(from),
+        layout.cell * 0.5,
+        Color::srgb(1.0, 0.85, 0.2),
+    );
+    let chosen = picks.targets.get(&d.unit);
+    for t in &d.targets {
+        let Some(to) = at(&t.id) else { continue };
+        let colour = match (t.in_sight, &t.verdict) {
+            (false, _) => LOS_BLOCKED,
+            (true, Ok(())) => LOS_CLEAR,
+            (true, Err(_)) => LOS_REFUSED,
+        };
+        if t.in_sight {
+            gizmos.line_2d(from, to, colour);
+        } else {
+            // Blocked: a dashed line.
+            let n = ((to - from).length() / (layout.cell * 0.25))
+                .ceil()
+                .max(1.0) as usize;
+            for k in (0..n).step_by(2) {
+                let a = from.lerp(to, k as f32 / n as f32);
+                let b = from.lerp(to, ((k + 1) as f32 / n as f32).min(1.0));
+                gizmos.line_2d(a, b, colour);
+            }
+        }
+        if chosen.is_some_and(|c| c.contains(&t.id)) {
+            gizmos.circle_2d(
+                Isometry2d::from_translation(to),
+                layout.cell * 0.45,
+                LOS_CLEAR,
+            );
+        }
+    }
+}
+
+/// The charge overlay's egui system (hidden behind the hand-over screen and the menu).
+pub fn draw_charges(
+    mut contexts: bevy_egui::EguiContexts,
+    view: Res<ChargeView>,
+    handover: Res<super::Handover>,
+    overlays: Res<super::Overlays>,
+    mut picks: ResMut<ChargePicks>,
+    mut actions: ResMut<super::ScreenActions>,
+) -> Result {
+    let Some(o) = view.overlay.as_ref() else {
+        return Ok(());
+    };
+    if handover.screen_up() || overlays.blocking() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    if let Some(orders) = show_charges(ctx, o, &mut picks) {
+        actions.0.push(super::ScreenAction::Charges(orders));
+    }
+    Ok(())
+}

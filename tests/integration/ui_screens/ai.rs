@@ -1,0 +1,214 @@
+//! Playing against the machine in the window (issue 6, item 5), headless: a computer side
+//! from the start screen, its orders at a readable pace, Space fast-forwarding, the board's
+//! orders locked meanwhile, and the explanation of a unit's decision.
+
+use super::{act, game};
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use std::path::Path;
+use warhorse::ai::{self, AiLevel};
+use warhorse::level::{Control, Level, load_level_file};
+use warhorse::sim::orders::Order;
+use warhorse::sim::phase::TurnState;
+use warhorse::ui::play::{OrderLock, PlayAction, Selection};
+use warhorse::ui::screens::ai_play::{AiLevels, AiPace, Explain, ai_sides_waiting};
+use warhorse::ui::screens::saves::SaveDir;
+use warhorse::ui::screens::start::StartForm;
+use warhorse::ui::screens::{Handover, ScreenAction, ScreensPlugin, SideControls};
+
+fn default_level() -> Level {
+    load_level_file(Path::new("levels/default.ron")).expect("level")
+}
+
+/// A screens app playing `level` with `controls`, the computer at `levels`.
+fn app_with(name: &str, level: Level, controls: Vec<Control>, levels: Vec<AiLevel>) -> App {
+    let dir = std::env::temp_dir().join(format!("warhorse-ai-ui-{name}-{}", std::process::id()));
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
+        .insert_resource(SaveDir(dir))
+        .init_resource::<OrderLock>()
+        .init_resource::<Selection>()
+        .insert_resource(AiLevels(levels));
+    act(&mut app, ScreenAction::Start(Box::new(level), 5, controls));
+    app
+}
+
+fn pace(app: &App) -> AiPace {
+    app.world().resource::<AiPace>().clone()
+}
+
+/// Ends human half-moves (as a player pressing Enter would) until the computer must act.
+fn until_computer_acts(app: &mut App) {
+    for _ in 0..40 {
+        let controls = app.world().resource::<SideControls>().0.clone();
+        if !ai_sides_waiting(game(app), &controls).is_empty() {
+            return;
+        }
+        let g = game(app);
+        let _ = g.order(&Order::EndSide);
+        warhorse::ui::screens::host::GameHost::touched(app.world_mut());
+        app.update();
+    }
+    panic!("the computer never got a turn");
+}
+
+#[test]
+fn the_computer_plays_one_order_per_beat_and_space_plays_the_rest_at_once() {
+    let mut app = app_with(
+        "pace",
+        default_level(),
+        vec![Control::Human, Control::Ai],
+        vec![AiLevel::Table, AiLevel::Lookahead],
+    );
+    assert_eq!(
+        ai::level_of(game(&mut app), 1),
+        AiLevel::Lookahead,
+        "the strength chosen on the start screen"
+    );
+    until_computer_acts(&mut app);
+    // A long beat: one order now, none until the beat has passed.
+    {
+        let mut p = app.world_mut().resource_mut::<AiPace>();
+        p.delay = 1000.0;
+        p.next_at = 0.0;
+    }
+    let before = game(&mut app).record().orders.len();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(pace(&app).acting, Some(1));
+    assert_eq!(
+        game(&mut app).record().orders.len(),
+        before + 1,
+        "one order per beat"
+    );
+    // The board is locked while the computer moves, with the reason in words.
+    if app
+        .world()
+        .resource::<warhorse::ui::bridge::GameView>()
+        .side_to_move
+        == Some(1)
+    {
+        let lock = app.world().resource::<OrderLock>().0.clone();
+        assert!(
+            lock.as_deref()
+                .is_some_and(|l| l.contains("played by the computer")),
+            "{lock:?}"
+        );
+    }
+    // Space: the rest of its turn at once, until the game waits for the human.
+    app.world_mut()
+        .resource_mut::<Messages<PlayAction>>()
+        .write(PlayAction::FastForward);
+    app.update();
+    app.update();
+    let p = pace(&app);
+    assert!(!p.fast, "fast-forward ends when a person must act");
+    assert_eq!(p.acting, None);
+    assert!(game(&mut app).record().orders.len() > before + 1);
+    assert!(!ai::waits_for(game(&mut app), 1));
+    assert!(ai::waits_for(game(&mut app), 0), "the human's turn");
+    assert_eq!(p.refused, 0, "the rules accepted every computer order");
+    assert_eq!(app.world().resource::<OrderLock>().0, None);
+    // Every computer order is in the record, so a save replays it.
+    let rec = game(&mut app).record().clone();
+    assert!(
+        rec.orders
+            .iter()
+            .any(|o| matches!(o, Order::ActionRoll { .. }))
+    );
+}
+
+#[test]
+fn asking_why_shows_the_units_risk_factor_roll_and_action() {
+    let mut app = app_with(
+        "why",
+        default_level(),
+        vec![Control::Human, Control::Ai],
+        vec![],
+    );
+    until_computer_acts(&mut app);
+    app.world_mut().resource_mut::<AiPace>().fast = true;
+    app.update();
+    app.update();
+    // A Blue figure (the computer's): its unit has rolled this turn.
+    let unit = "blue_foot_1".to_string();
+    app.world_mut().resource_mut::<Selection>().unit = Some(unit.clone());
+    app.world_mut()
+        .resource_mut::<Messages<PlayAction>>()
+        .write(PlayAction::Explain);
+    app.update();
+    let ex = app.world().resource::<Explain>().clone();
+    assert!(ex.open);
+    let e = ex
+        .text
+        .expect("read")
+        .expect("the computer's unit has rolled");
+    assert_eq!(e.unit, "Blue foot");
+    assert!((1..=6).contains(&e.roll));
+    assert_eq!(e.terms.iter().map(|t| t.1).sum::<i32>(), e.risk);
+    assert_eq!(
+        Some(e.clone()),
+        ai::explain(game(&mut app), &unit),
+        "the AI's own explanation"
+    );
+    let lines = warhorse::ui::screens::ai_play::explanation_lines(&e);
+    assert!(lines.iter().any(|l| l.contains("d6 roll")), "{lines:?}");
+    // A human figure has nothing to explain, and says why.
+    app.world_mut().resource_mut::<Selection>().unit = Some("red_foot_1".into());
+    app.update();
+    let ex = app.world().resource::<Explain>().clone();
+    assert!(matches!(ex.text, Some(Err(ref why)) if why.contains("computer")));
+    // X again closes it.
+    app.world_mut()
+        .resource_mut::<Messages<PlayAction>>()
+        .write(PlayAction::Explain);
+    app.update();
+    assert!(!app.world().resource::<Explain>().open);
+}
+
+#[test]
+fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
+    let mut app = app_with(
+        "watch",
+        load_level_file(Path::new("levels/charge.ron")).expect("level"),
+        vec![Control::Ai, Control::Ai],
+        vec![],
+    );
+    app.world_mut().resource_mut::<AiPace>().fast = true;
+    for _ in 0..6 {
+        app.update();
+        assert!(!app.world().resource::<Handover>().screen_up());
+    }
+    let turn = game(&mut app).app.world().resource::<TurnState>().turn;
+    assert!(
+        turn >= 2,
+        "the computer played turn 1 through (turn {turn})"
+    );
+    assert_eq!(pace(&app).refused, 0);
+}
+
+#[test]
+fn the_start_screen_offers_the_computer_for_each_side_as_the_level_says() {
+    let skirmish = load_level_file(Path::new("levels/destrier_skirmish.ron")).expect("level");
+    let entry = warhorse::ui::screens::catalogue::LevelEntry {
+        name: "skirmish".into(),
+        description: String::new(),
+        source: "levels/destrier_skirmish.ron".into(),
+        level: Ok(skirmish.clone()),
+    };
+    let form = StartForm::new(vec![entry], 3);
+    assert_eq!(form.controls, vec![Control::Human, Control::Ai]);
+    assert_eq!(form.ai_levels, vec![AiLevel::Table; 2]);
+    match form.start_action() {
+        Ok(ScreenAction::Start(_, 3, controls)) => {
+            assert_eq!(controls, vec![Control::Human, Control::Ai])
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        warhorse::ui::screens::actions::playable_controls(&skirmish),
+        vec![Control::Human, Control::Ai],
+        "a level opened from the command line or a save: as its file says"
+    );
+}
