@@ -33,18 +33,9 @@ const SIZE: usize = 128;
 const FOOT: usize = 60;
 const MOUNTED: usize = 40;
 
-/// SplitMix64: a tiny deterministic generator, so the level never changes between runs.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+#[path = "common/splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix;
 
 /// The level's RON text: two armies facing each other across the map.
 fn level_text() -> String {

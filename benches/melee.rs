@@ -23,18 +23,9 @@ use warhorse::rules::melee::tables::tables;
 use warhorse::rules::melee::testkit::{board, destrier, fight, figures};
 use warhorse::rules::melee::{Dice, flow, resolve};
 
-/// SplitMix64 dice: deterministic and fast.
-struct Mix(u64);
-
-impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+#[path = "common/splitmix.rs"]
+mod splitmix;
+use splitmix::SplitMix as Mix;
 
 impl Dice for Mix {
     fn d100(&mut self) -> u32 {

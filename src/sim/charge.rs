@@ -15,7 +15,9 @@ use super::orders::{Order, Refusal};
 use super::phase::{Phase, TurnState, log_line};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
-use crate::rules::charge::ride::{Answer, ChargeRide, Facts, figs_of, reach_of, ride_all};
+use crate::rules::charge::ride::{
+    Answer, ChargeRide, Facts, charge_blow_odds, figs_of, reach_of, ride_all,
+};
 use crate::rules::charge::{Charger, Fig, charge_gait, plan_charge, sight, target_list};
 use crate::rules::gait::Gait;
 use crate::rules::melee::Event;
@@ -649,4 +651,28 @@ pub fn resolve_charges(world: &mut World) {
         }
     }
     super::world::sync_occupancy(world);
+}
+
+/// The odds of `unit`'s charging blow at `target` (C3, K2), from the same code the ride
+/// strikes with, the target assumed to show no defence card: what the window shows beside
+/// each enemy a charger may name. `None` when either is not on the field.
+pub fn charge_odds(
+    world: &mut World,
+    unit: &str,
+    target: &str,
+) -> Option<crate::rules::melee::attack::Odds> {
+    let (mut fight, entities) = super::melee::build_fight(world);
+    let a = fight.index_of(unit)?;
+    let d = fight.index_of(target)?;
+    let troop = world
+        .get::<Troop>(entities[a])
+        .map_or(TroopType::Foot, |t| t.0);
+    Some(charge_blow_odds(
+        &mut fight,
+        tables(),
+        a,
+        d,
+        troop,
+        &Default::default(),
+    ))
 }

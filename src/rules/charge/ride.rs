@@ -689,6 +689,39 @@ fn duels<D: Dice>(
 /// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
 /// modifiers and the lance check (C3).
 #[allow(clippy::too_many_arguments)]
+/// The numbers of a charging blow by `a` at `d` as [`blow`] strikes it — the plain weapon
+/// blow of the melee's resolver with K2's charging shock cavalry +1 / mounted infantry −1 —
+/// so the desktop game shows, before a charge is written, the odds the ride will roll
+/// against (the stand side taken from where the charger stands now).
+pub fn charge_blow_odds(
+    fight: &mut Fight,
+    t: &Tables,
+    a: usize,
+    d: usize,
+    troop: TroopType,
+    guard: &Guard,
+) -> attack::Odds {
+    let k2 = melee_modifier(troop, fight.fighters[a].mounted(), true);
+    fight.fighters[a].profile.hit += k2;
+    let mut o = breakdown(
+        fight,
+        t,
+        a,
+        d,
+        &Strike::plain(Blow::Weapon),
+        guard,
+        &Context::default(),
+    );
+    fight.fighters[a].profile.hit -= k2;
+    if k2 != 0 {
+        o.parts.push(("K2 (included above)".into(), k2));
+    }
+    o
+}
+
+// The blow needs the fight, its tables, both figures, whether it charges, the ride's state,
+// the dice and the log: bundling them would only move the list into a struct used once.
+#[allow(clippy::too_many_arguments)]
 fn blow<D: Dice>(
     fight: &mut Fight,
     t: &Tables,

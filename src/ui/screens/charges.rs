@@ -10,7 +10,9 @@
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
-use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets, visible, waiting};
+use crate::sim::charge::{
+    ChargeBook, Stage, awaiting_ids, charge_odds, charge_targets, visible, waiting,
+};
 use crate::sim::components::{FigureId, Position, RidingOn, SideId};
 use crate::sim::orders::Order;
 use crate::sim::world::find_figure;
@@ -29,6 +31,9 @@ pub struct TargetView {
     pub verdict: Result<(), String>,
     /// A clear line of sight from the charger to it.
     pub in_sight: bool,
+    /// The charging blow's chance to hit, and the odds in words (`sim::charge::charge_odds`,
+    /// the numbers the ride rolls against).
+    pub odds: Option<(i32, String)>,
 }
 
 /// A mounted figure that must write its charge orders.
@@ -140,6 +145,8 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
                     .into_iter()
                     .map(|(id, verdict)| TargetView {
                         in_sight: seen.contains(&id),
+                        odds: charge_odds(w, &unit, &id)
+                            .map(|o| (o.chance, super::melee_cards::odds_words(&o, &id))),
                         id,
                         verdict,
                     })
@@ -269,8 +276,10 @@ pub fn show_charges(
                     if !overlay.declare.is_empty() {
                         ui.label(
                             "Written face down and revealed together (D2, C1). Click enemies in \
-                             the order to charge them; none means no charge. The map shows the \
-                             lines of sight of the figure you point at: green clear, red blocked.",
+                             the order to charge them; none means no charge. Beside each enemy: \
+                             the charging blow's chance to hit (point at it for the odds). The \
+                             map shows the lines of sight of the figure you point at: green \
+                             clear, yellow seen but not to be charged, red blocked.",
                         );
                     }
                     for d in &overlay.declare {
@@ -311,9 +320,13 @@ fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
         for t in &d.targets {
             let sight = if t.in_sight { "" } else { " (out of sight)" };
             let n = chosen.iter().position(|c| *c == t.id);
+            let hit = t
+                .odds
+                .as_ref()
+                .map_or(String::new(), |o| format!(" — {}%", o.0));
             let label = match n {
-                Some(i) => format!("{}. {}{sight}", i + 1, t.id),
-                None => format!("{}{sight}", t.id),
+                Some(i) => format!("{}. {}{hit}{sight}", i + 1, t.id),
+                None => format!("{}{hit}{sight}", t.id),
             };
             let r = match &t.verdict {
                 // A target already on the list stays clickable (to take it off) even if the
@@ -322,7 +335,10 @@ fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
                     .add_enabled(false, egui::Button::selectable(false, label))
                     .on_disabled_hover_text(why),
                 _ => {
-                    let r = ui.selectable_label(n.is_some(), label);
+                    let mut r = ui.selectable_label(n.is_some(), label);
+                    if let Some((_, words)) = &t.odds {
+                        r = r.on_hover_text(format!("The charging blow: {words}"));
+                    }
                     if r.clicked() {
                         toggle_target(picks, &d.unit, &t.id);
                     }

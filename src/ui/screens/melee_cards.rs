@@ -64,6 +64,11 @@ pub fn odds_text(world: &mut bevy::prelude::World, unit: &str, card: &Card) -> O
     };
     let target = m.target()?.to_string();
     let o = crate::sim::melee::odds(world, unit, &target, m, &[])?;
+    Some(odds_words(&o, &target))
+}
+
+/// One blow's odds in a player's words, every modifier on its own line (cards and charges).
+pub fn odds_words(o: &crate::rules::melee::attack::Odds, target: &str) -> String {
     let mut t = format!(
         "{}% to hit {target} ({}% critical), {}-{} damage, {} ({:?}) through its {:?} side",
         o.chance, o.critical, o.damage.0, o.damage.1, o.weapon, o.class, o.side
@@ -75,7 +80,7 @@ pub fn odds_text(world: &mut bevy::prelude::World, unit: &str, card: &Card) -> O
     for (what, n) in &o.parts {
         t.push_str(&format!("\n  {what}: {n:+}"));
     }
-    Some(t)
+    t
 }
 
 impl CardSource for MeleeCards {

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use std::path::Path;
 use warhorse::level::{Control, load_level_file};
-use warhorse::sim::charge::{charge_targets, visible};
+use warhorse::sim::charge::{charge_odds, charge_targets, visible};
 use warhorse::sim::components::SideId;
 use warhorse::sim::orders::Order;
 use warhorse::sim::phase::Phase;
@@ -64,6 +64,18 @@ fn charges_are_declared_in_the_overlay_secretly_with_a_handover_between_humans()
         for (t, (id, verdict)) in d.targets.iter().zip(rules) {
             assert_eq!((&t.id, &t.verdict), (&id, &verdict));
             assert_eq!(t.in_sight, seen.contains(&id));
+            // The odds shown are the charge's own numbers (C3, K2), not a copy.
+            let o = charge_odds(w, &d.unit, &id).expect("both on the field");
+            let (chance, words) = t.odds.clone().expect("odds shown for every enemy");
+            assert_eq!(chance, o.chance);
+            assert!(
+                words.starts_with(&format!("{}% to hit {id}", o.chance)),
+                "{words}"
+            );
+            assert!(
+                (5..=95).contains(&chance),
+                "within the hit limits: {chance}"
+            );
         }
     }
     // A greyed target is one the game refuses; its reason is the rules' words.
