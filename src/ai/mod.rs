@@ -32,11 +32,13 @@ pub use groups::{Group, Groups};
 
 use crate::sim::Game;
 use crate::sim::orders::{Order, Refusal};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How strongly a side plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub enum AiLevel {
     /// The actions table alone: nearest enemy, nearest cover, cheapest path.
     #[default]

@@ -202,6 +202,7 @@ impl Game {
             level: level.text.clone(),
             ruleset: ron::ser::to_string_pretty(&level.rules, cfg).unwrap_or_default(),
             orders: Vec::new(),
+            players: Vec::new(),
         };
         let mut g = Game {
             app,
@@ -224,7 +225,19 @@ impl Game {
             g.order(o)
                 .map_err(|r| SaveError::Replay(format!("order {} ({o}) is refused: {r}", i + 1)))?;
         }
+        g.set_players(rec.players.clone());
         Ok(g)
+    }
+
+    /// Says who plays each side (kept in the record, so saves and undo keep it) and sets each
+    /// computer side's strength.
+    pub fn set_players(&mut self, players: Vec<record::Player>) {
+        for (side, p) in players.iter().enumerate() {
+            if p.control == crate::level::Control::Ai {
+                crate::ai::set_level(self, side as u8, p.ai);
+            }
+        }
+        self.record.players = players;
     }
 
     /// The record of this game so far.

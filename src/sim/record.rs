@@ -32,6 +32,21 @@ pub struct Record {
     pub ruleset: String,
     /// Orders accepted so far, in order.
     pub orders: Vec<Order>,
+    /// Who plays each side, in side order, so a loaded game (or an undo, which replays the
+    /// record) is played by the same people and computers at the same strength. Empty in a
+    /// game nobody assigned (the command line) and in saves written before it was kept: the
+    /// level file's sides are used then.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<Player>,
+}
+
+/// Who plays one side of a saved game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// A person at this computer, or the computer.
+    pub control: crate::level::Control,
+    /// The computer's strength (ignored for a person).
+    pub ai: crate::ai::AiLevel,
 }
 
 /// Why a save could not be written or read.

@@ -93,3 +93,48 @@ fn corrupt_or_incompatible_saves_are_refused_and_old_save_kept() {
     ));
     assert!(matches!(Game::from_record(&rec), Err(SaveError::Replay(_))));
 }
+
+#[test]
+fn who_plays_each_side_survives_save_load_and_undo() {
+    use warhorse::ai::{AiLevel, level_of};
+    use warhorse::level::Control;
+    use warhorse::sim::record::Player;
+    let mut g = game();
+    let players = vec![
+        Player {
+            control: Control::Human,
+            ai: AiLevel::Table,
+        },
+        Player {
+            control: Control::Ai,
+            ai: AiLevel::Lookahead,
+        },
+    ];
+    g.set_players(players.clone());
+    assert_eq!(level_of(&g, 1), AiLevel::Lookahead);
+    g.order(&mv("knight", &[Step::Forward])).unwrap();
+    let dir = tmpdir("players");
+    let a = dir.join("a.ron");
+    g.save(&a).unwrap();
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert!(text.contains("players"), "{text}");
+    let mut loaded = Game::load(&a).unwrap();
+    assert_eq!(loaded.record().players, players);
+    assert_eq!(
+        level_of(&loaded, 1),
+        AiLevel::Lookahead,
+        "the computer's strength is kept"
+    );
+    // Undo replays the record: the players stay.
+    loaded.undo().unwrap();
+    assert_eq!(loaded.record().players, players);
+    assert_eq!(level_of(&loaded, 1), AiLevel::Lookahead);
+    // A save written before players were kept (no `players` field) still loads.
+    let mut old = g.record().clone();
+    old.players.clear();
+    let old_text = old.to_text();
+    assert!(!old_text.contains("players"));
+    std::fs::write(dir.join("old.ron"), &old_text).unwrap();
+    let older = Game::load(&dir.join("old.ron")).expect("an older save loads");
+    assert!(older.record().players.is_empty());
+}

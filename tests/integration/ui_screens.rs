@@ -167,3 +167,35 @@ fn quitting_to_the_start_screen_drops_the_game() {
     assert!(GameHost::get(app.world_mut()).is_none());
     assert!(!app.world().resource::<ScreenView>().playing);
 }
+
+#[test]
+fn a_loaded_game_is_played_by_the_same_people_and_computers() {
+    use warhorse::ai::{AiLevel, level_of};
+    use warhorse::ui::screens::SideControls;
+    use warhorse::ui::screens::ai_play::AiLevels;
+    let dir = tmpdir("players");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
+        .insert_resource(SaveDir(dir.clone()))
+        .insert_resource(AiLevels(vec![AiLevel::Table, AiLevel::Lookahead]));
+    let mixed = vec![Control::Human, Control::Ai];
+    act(
+        &mut app,
+        ScreenAction::Start(Box::new(field()), 11, mixed.clone()),
+    );
+    assert_eq!(level_of(game(&mut app), 1), AiLevel::Lookahead);
+    act(&mut app, ScreenAction::Save("mixed".into()));
+    // Another game, two humans at the baseline, then the save again.
+    app.insert_resource(AiLevels::default());
+    act(
+        &mut app,
+        ScreenAction::Start(Box::new(field()), 11, vec![Control::Human; 2]),
+    );
+    assert_eq!(
+        app.world().resource::<SideControls>().0,
+        vec![Control::Human; 2]
+    );
+    act(&mut app, ScreenAction::Load(dir.join("mixed.ron")));
+    assert_eq!(app.world().resource::<SideControls>().0, mixed);
+    assert_eq!(level_of(game(&mut app), 1), AiLevel::Lookahead);
+}

@@ -171,7 +171,16 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         ScreenAction::Load(path) => match load_game(&path) {
             Ok((game, level)) => {
                 let turn = game.app.world().resource::<TurnState>().turn;
-                let controls = playable_controls(&level);
+                // As they were when it was saved; an older save: as its level file says.
+                let players = game.record().players.clone();
+                let controls = if players.len() == level.file.sides.len() {
+                    world.insert_resource(super::ai_play::AiLevels(
+                        players.iter().map(|p| p.ai).collect(),
+                    ));
+                    players.iter().map(|p| p.control).collect()
+                } else {
+                    playable_controls(&level)
+                };
                 install(world, game, level, controls, Autosave::loaded(turn));
                 notice(world, format!("Loaded {}", path.display()));
             }
@@ -234,11 +243,16 @@ fn install(
         .get_resource::<super::ai_play::AiLevels>()
         .cloned()
         .unwrap_or_default();
-    for (s, c) in controls.iter().enumerate() {
-        if *c == Control::Ai {
-            crate::ai::set_level(&mut game, s as u8, levels.of(s as u8));
-        }
-    }
+    game.set_players(
+        controls
+            .iter()
+            .enumerate()
+            .map(|(s, &control)| crate::sim::record::Player {
+                control,
+                ai: levels.of(s as u8),
+            })
+            .collect(),
+    );
     GameHost::put(world, game, level);
     let now = world
         .get_resource::<Time>()
