@@ -347,12 +347,7 @@ pub fn melee_phase(world: &mut World) {
         flow::begin_phase(&mut fight);
         let who = flow::participants(&fight, t, true);
         let names: Vec<String> = who.iter().map(|&i| fight.fighters[i].id.clone()).collect();
-        let att = world
-            .resource::<TurnState>()
-            .side_names
-            .get(fight.attacker as usize)
-            .cloned()
-            .unwrap_or_default();
+        let att = world.resource::<TurnState>().side_name(fight.attacker);
         say(
             world,
             phase,

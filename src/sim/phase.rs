@@ -130,6 +130,15 @@ pub struct TurnState {
 }
 
 impl TurnState {
+    /// A side's name for the log and the window ("side 3" for a side the level does not
+    /// name, which a loaded level never has).
+    pub fn side_name(&self, side: u8) -> String {
+        self.side_names
+            .get(usize::from(side))
+            .cloned()
+            .unwrap_or_else(|| format!("side {}", u16::from(side) + 1))
+    }
+
     /// The side whose figures may move now, in a half-move.
     pub fn side_to_move(&self) -> Option<u8> {
         self.move_order.get(self.active).copied()

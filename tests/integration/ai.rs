@@ -1,6 +1,7 @@
 //! The AI over whole games (I1–I4): no order the rules refuse, the same seed the same game,
 //! saved AI games that replay, and decisions that never depend on hidden information.
 
+use crate::warhorse;
 use std::path::Path;
 use warhorse::ai::view::View;
 use warhorse::ai::{AiLevel, bout};
@@ -268,18 +269,6 @@ fn i4_undeclared_charges_stay_hidden_from_the_ai() {
     assert!(declared, "Blue wrote its charge orders");
 }
 
-fn warhorse(args: &[&str]) -> (i32, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warhorse"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the warhorse binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
 /// `warhorse sim`: winners, turns, losses and a timing summary per phase; the same seed
 /// prints the same results (the timings, which differ from run to run, aside).
 #[test]
@@ -298,9 +287,9 @@ fn i6_warhorse_sim_reports_and_replays_by_seed() {
         "--blue",
         "table",
     ];
-    let (code, a) = warhorse(&args);
+    let (code, a, _) = warhorse(&args);
     assert_eq!(code, 0, "{a}");
-    let (_, b) = warhorse(&args);
+    let (_, b, _) = warhorse(&args);
     let results = |s: &str| s.split("\nTiming").next().unwrap_or("").to_string();
     assert_eq!(results(&a), results(&b), "same seed, same results");
     assert!(a.contains("red plays lookahead, blue plays table"), "{a}");
@@ -320,8 +309,8 @@ fn i6_warhorse_sim_reports_and_replays_by_seed() {
         v.as_object_mut().expect("object").remove("timing");
         v
     };
-    let (_, ja) = warhorse(&json_args);
-    let (_, jb) = warhorse(&json_args);
+    let (_, ja, _) = warhorse(&json_args);
+    let (_, jb, _) = warhorse(&json_args);
     let (va, vb) = (strip(&ja), strip(&jb));
     assert_eq!(va, vb, "same seed, same JSON results");
     let games = va["games"].as_array().expect("games");

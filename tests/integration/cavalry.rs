@@ -3,26 +3,13 @@
 //! (C1–C8), the spacing rules (C6), ASL's Charge, Cavalry Wave and led horses (A16–A18), horse
 //! capacity (A5), and the desktop game's lists.
 
+use crate::warhorse;
 use std::path::Path;
-use std::process::Command;
 use warhorse::level::{load_level_file, load_level_str_with};
 use warhorse::rules::gait::Gait;
 use warhorse::sim::Game;
 use warhorse::sim::orders::Order;
 use warhorse::sim::phase::Phase;
-
-fn warhorse(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_warhorse"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the warhorse binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn script(level: &str, orders: &str, seed: u64) -> (String, serde_json::Value) {
     let seed = seed.to_string();

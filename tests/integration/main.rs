@@ -11,3 +11,17 @@ mod script_examples;
 mod sim_orders;
 mod ui_play;
 mod ui_screens;
+
+/// Runs the real `warhorse` binary in the package root: its exit code, stdout and stderr.
+pub fn warhorse(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warhorse"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the warhorse binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

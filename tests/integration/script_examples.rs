@@ -1,20 +1,7 @@
 //! Worked examples played through `warhorse script` (the real binary), and replay determinism.
 
+use crate::warhorse;
 use std::path::Path;
-use std::process::Command;
-
-fn warhorse(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_warhorse"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the warhorse binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn script_json(level: &str, orders: &str, seed: u64) -> serde_json::Value {
     let seed = seed.to_string();

@@ -126,10 +126,7 @@ pub fn drive_ai(world: &mut World) {
                 .app
                 .world()
                 .resource::<crate::sim::phase::TurnState>()
-                .side_names
-                .get(usize::from(side))
-                .cloned()
-                .unwrap_or_default();
+                .side_name(side);
             let result = match result {
                 Ok(()) => Ok(format!(
                     "{name} (computer): {}",

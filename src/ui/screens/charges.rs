@@ -129,10 +129,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
             .app
             .world()
             .resource::<crate::sim::phase::TurnState>()
-            .side_names
-            .get(usize::from(side))
-            .cloned()
-            .unwrap_or_default(),
+            .side_name(side),
         declare: Vec::new(),
         answer: Vec::new(),
     };
