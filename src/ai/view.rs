@@ -148,15 +148,6 @@ fn turn_move(rules: &Ruleset, rate: Mp, gaits: &[Gait]) -> i32 {
 impl View {
     /// Reads the public state of `world`.
     pub fn build(world: &mut World) -> View {
-        let rules = world.resource::<Rules>().0.clone();
-        let board = world.resource::<Map>().0.clone();
-        let groups_res = world.get_resource::<Groups>().cloned().unwrap_or_default();
-        let rolls = world
-            .get_resource::<ActionRolls>()
-            .map(|r| r.0.clone())
-            .unwrap_or_default();
-        let turn = world.resource::<TurnState>().turn;
-        let phase = *world.resource::<State<Phase>>().get();
         let mut q = world.query::<(
             Entity,
             &FigureId,
@@ -173,6 +164,19 @@ impl View {
             Option<&CarriedBy>,
             (&Armour, &Blows, Option<&CombatStatus>),
         )>();
+        // Everything below only reads: the ruleset and the units are borrowed, not copied
+        // (this runs before every AI order).
+        let world: &World = world;
+        let rules = &world.resource::<Rules>().0;
+        let board = world.resource::<Map>().0.clone();
+        let no_groups = Groups::default();
+        let groups_res = world.get_resource::<Groups>().unwrap_or(&no_groups);
+        let rolls = world
+            .get_resource::<ActionRolls>()
+            .map(|r| r.0.clone())
+            .unwrap_or_default();
+        let turn = world.resource::<TurnState>().turn;
+        let phase = *world.resource::<State<Phase>>().get();
         let rows: Vec<_> = q
             .iter(world)
             .filter(|r| r.12.is_none() && r.6.0 != TroopType::Horse)
@@ -238,7 +242,7 @@ impl View {
                         *f,
                         g.as_ref().map_or(Gait::Walk, |g| g.gait),
                         *rest,
-                        turn_move(&rules, *r, &capable) + reach,
+                        turn_move(rules, *r, &capable) + reach,
                         Some(*b),
                     )
                 }
@@ -247,7 +251,7 @@ impl View {
                     facing,
                     Gait::Walk,
                     false,
-                    turn_move(&rules, rate, &[Gait::Walk]) + reach,
+                    turn_move(rules, rate, &[Gait::Walk]) + reach,
                     None,
                 ),
             };

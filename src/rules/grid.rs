@@ -179,11 +179,13 @@ impl GridKind {
         let (ax, ay) = self.center(a);
         let (bx, by) = self.center(b);
         let (wx, wy) = (bx - ax, by - ay);
+        // The direction with the largest cosine to `w`; |w| is the same for every direction,
+        // so it is left out of the comparison (this runs for every end the AI weighs).
         let mut best: Option<(f64, Dir)> = None;
         for d in self.all_dirs() {
             let (nx, ny) = self.center(self.neighbour(a, d));
             let (vx, vy) = (nx - ax, ny - ay);
-            let cos = (vx * wx + vy * wy) / (vx.hypot(vy) * wx.hypot(wy));
+            let cos = (vx * wx + vy * wy) / (vx * vx + vy * vy).sqrt();
             if best.is_none_or(|(c, _)| cos > c + 1e-9) {
                 best = Some((cos, d));
             }
