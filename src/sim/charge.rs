@@ -673,6 +673,7 @@ pub fn charge_odds(
         a,
         d,
         troop,
+        true,
         &Default::default(),
     ))
 }

@@ -686,10 +686,7 @@ fn duels<D: Dice>(
     }
 }
 
-/// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
-/// modifiers and the lance check (C3).
-#[allow(clippy::too_many_arguments)]
-/// The numbers of a charging blow by `a` at `d` as [`blow`] strikes it — the plain weapon
+/// The numbers of a charge's blow by `a` at `d` — the ride's own blow rolls against them — the plain weapon
 /// blow of the melee's resolver with K2's charging shock cavalry +1 / mounted infantry −1 —
 /// so the desktop game shows, before a charge is written, the odds the ride will roll
 /// against (the stand side taken from where the charger stands now).
@@ -699,9 +696,10 @@ pub fn charge_blow_odds(
     a: usize,
     d: usize,
     troop: TroopType,
+    charging: bool,
     guard: &Guard,
 ) -> attack::Odds {
-    let k2 = melee_modifier(troop, fight.fighters[a].mounted(), true);
+    let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
     fight.fighters[a].profile.hit += k2;
     let mut o = breakdown(
         fight,
@@ -719,8 +717,8 @@ pub fn charge_blow_odds(
     o
 }
 
-// The blow needs the fight, its tables, both figures, whether it charges, the ride's state,
-// the dice and the log: bundling them would only move the list into a struct used once.
+/// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
+/// modifiers and the lance check (C3).
 #[allow(clippy::too_many_arguments)]
 fn blow<D: Dice>(
     fight: &mut Fight,
@@ -754,7 +752,6 @@ fn blow<D: Dice>(
     }
     let troop = st.troops.get(a).copied().unwrap_or(TroopType::Foot);
     let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
-    fight.fighters[a].profile.hit += k2;
     if k2 != 0 {
         r.event(
             out,
@@ -774,15 +771,8 @@ fn blow<D: Dice>(
         .melee_weapon(t)
         .is_some_and(|w| w.kind == WeaponKind::Lance);
     let g = st.facts.guards[d];
-    let o = breakdown(
-        fight,
-        t,
-        a,
-        d,
-        &Strike::plain(Blow::Weapon),
-        &g,
-        &Context::default(),
-    );
+    let o = charge_blow_odds(fight, t, a, d, troop, charging, &g);
+    fight.fighters[a].profile.hit += k2;
     let start = out.len();
     let hit = attack::strike(
         fight,
