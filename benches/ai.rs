@@ -16,12 +16,12 @@
 //!
 //! Run with `cargo bench --bench ai`.
 
-use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group};
 use std::time::Duration;
 use warhorse::ai::{AiLevel, bout, next_order, play_side_turn, set_level};
 use warhorse::level::{Level, default_level, load_level_str};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::orders::{Order, Refusal};
 use warhorse::sim::phase::{Phase, TurnState};
 
 /// Side of the square map.
@@ -126,6 +126,14 @@ fn at_turn_three(level: &Level, ai: AiLevel) -> Game {
     g
 }
 
+/// What the side-turn bench times: Red's side-turn at `ai`, and dropping the game after it
+/// (criterion drops the routine's input inside the timing). Not inlined, so the
+/// instruction-count harness can count exactly this function.
+#[inline(never)]
+fn timed_side_turn(mut g: Game, ai: AiLevel) -> Vec<(Order, Result<(), Refusal>)> {
+    play_side_turn(&mut g, 0, ai)
+}
+
 fn side_turn(c: &mut Criterion) {
     let mut group = c.benchmark_group("ai_side_turn");
     group
@@ -144,7 +152,7 @@ fn side_turn(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new(ai.name(), n), &record, |b, rec| {
                 b.iter_batched(
                     || Game::from_record(rec).expect("replays"),
-                    |mut g| play_side_turn(&mut g, 0, ai),
+                    |g| timed_side_turn(g, ai),
                     BatchSize::LargeInput,
                 )
             });
@@ -175,5 +183,60 @@ fn whole_game(c: &mut Criterion) {
     group.finish();
 }
 
+/// Instruction-count harness: with `AI_BENCH_COUNT=N` (40 or 200) set, and optionally
+/// `AI_BENCH_LEVEL` (`table` or `lookahead`, default `table`) and `AI_BENCH_REPS` (default 3),
+/// the bench plays that side-turn `AI_BENCH_REPS` times and prints the orders, instead of
+/// running criterion. Run it under `valgrind --tool=callgrind
+/// --toggle-collect='ai::timed_side_turn*'` to count the instructions of what
+/// the bench times (setup and replay excluded): load on the machine does not change them.
+fn count_mode() -> bool {
+    let Some(n) = std::env::var("AI_BENCH_COUNT")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    else {
+        return false;
+    };
+    let ai = std::env::var("AI_BENCH_LEVEL")
+        .ok()
+        .and_then(|s| AiLevel::parse(&s))
+        .unwrap_or(AiLevel::Table);
+    let reps: usize = std::env::var("AI_BENCH_REPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let record = at_turn_three(&big_level(n), ai).record().clone();
+    for _ in 0..reps {
+        let g = Game::from_record(&record).expect("replays");
+        let played = timed_side_turn(g, ai);
+        let refused = played.iter().filter(|(_, r)| r.is_err()).count();
+        let digest = played
+            .iter()
+            .map(|(o, _)| format!("{o:?}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        println!(
+            "{} {n}: {} orders, {refused} refused, digest {:016x}",
+            ai.name(),
+            played.len(),
+            fnv(&digest)
+        );
+    }
+    true
+}
+
+/// FNV-1a of a string: a short fingerprint of the orders a side-turn gave.
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 criterion_group!(benches, side_turn, whole_game);
-criterion_main!(benches);
+
+fn main() {
+    if count_mode() {
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

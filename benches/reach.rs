@@ -45,6 +45,7 @@ fn terrain(name: &str, cost: Option<i64>) -> Terrain {
         no_gallop: false,
         cover: false,
         blocks_sight: false,
+        obstacle: None,
     }
 }
 

@@ -77,6 +77,9 @@ pub fn side_may_act(world: &mut World, side: u8) -> bool {
     if phase == Phase::ChargeDeclaration {
         return super::charges::side_waits(world, side);
     }
+    if matches!(phase, Phase::FireFirst | Phase::FireSecond) {
+        return super::fire::side_waits(world, side);
+    }
     super::cards::side_waits(world, side)
 }
 
@@ -86,6 +89,9 @@ pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
     let world = game.app.world_mut();
     if !side_may_act(world, side) {
         return None;
+    }
+    if crate::sim::fire::waiting(world) {
+        return super::fire::next_order(world, side);
     }
     if !world.contains_resource::<AiState>() {
         world.insert_resource(AiState::default());
@@ -134,7 +140,19 @@ fn next_in_half_move(
     level: AiLevel,
     memo: &mut SideMemo,
 ) -> Option<Order> {
-    let view = View::build(world);
+    // The view is built once and brought up to date after each order, not rebuilt.
+    super::view::with_view(world, |world, view| {
+        half_move_order(world, view, side, level, memo)
+    })
+}
+
+fn half_move_order(
+    world: &mut World,
+    view: &View,
+    side: u8,
+    level: AiLevel,
+    memo: &mut SideMemo,
+) -> Option<Order> {
     // I1/I2: every unit rolls on the table once a turn, before it moves.
     for (gi, g) in view.groups.iter().enumerate() {
         if g.side != side || memo.rolled.contains(&g.name) {
@@ -149,9 +167,9 @@ fn next_in_half_move(
         });
     }
     if memo.queue.is_empty() {
-        memo.queue = move_order(&view, side, &mut memo.fields);
+        memo.queue = move_order(view, side, &mut memo.fields);
         if level == AiLevel::Lookahead {
-            look::prepare(world, &view, side, &mut memo.fields);
+            look::prepare(world, view, side, &mut memo.fields);
         }
     }
     for qi in 0..memo.queue.len() {
@@ -191,7 +209,7 @@ fn next_in_half_move(
         if !memo.gaited.contains(&id) {
             memo.gaited.insert(id.clone());
             if let Some(m) = mount_of(world, f.entity) {
-                let want = wanted_gait(&view, &f, &intent);
+                let want = wanted_gait(view, &f, &intent);
                 if let Some(g) = gait_change(world, m, want, view.phase) {
                     return Some(Order::SetGait { unit: id, gait: g });
                 }
@@ -200,10 +218,10 @@ fn next_in_half_move(
         memo.done.insert(id.clone());
         let commanded = view.fighting(gi).any(|m| m.hero);
         let order = if level == AiLevel::Lookahead && commanded {
-            look::choose_move(world, &view, &mut memo.fields, &f, &intent)
+            look::choose_move(world, view, &mut memo.fields, &f, &intent)
         } else {
-            let goal = goal_of(&view, gi, &intent);
-            plan::baseline_move(world, &view, &mut memo.fields, &f, &intent, &goal)
+            let goal = goal_of(view, gi, &intent);
+            plan::baseline_move(world, view, &mut memo.fields, &f, &intent, &goal)
         };
         if order.is_some() {
             return order;

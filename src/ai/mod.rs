@@ -16,12 +16,15 @@ pub mod brain;
 pub mod cards;
 pub mod charges;
 pub mod field;
+pub mod fire;
 pub mod groups;
 pub mod imagine;
 pub mod look;
 pub mod plan;
 pub mod risk;
 pub mod roll;
+#[cfg(test)]
+mod speed_tests;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -160,7 +160,9 @@ pub fn mount_of(world: &World, e: Entity) -> Option<Entity> {
 /// search looks one whole move ahead); `None` when it may not move at all (D16: held in
 /// contact), since even its free 45° turn is then refused.
 pub fn reach_with(world: &mut World, e: Entity, extra: Mp) -> Option<(MoveSetup, Reach)> {
-    let setup = setup_move(world, e);
+    let mut setup = setup_move(world, e);
+    // The AI plans sure moves only: no squeezing (D17) or contests (R4), which need a roll.
+    setup.mover.rolls = None;
     if setup.blocked.is_some() {
         return None;
     }

@@ -10,7 +10,6 @@
 use super::groups::Groups;
 use super::risk::{RiskTerms, risk_terms};
 use super::table::{self, Action, Band, Intent};
-use super::view::View;
 use crate::sim::dice::Dice;
 use crate::sim::log::{GameLog, Roll};
 use crate::sim::orders::Refusal;
@@ -68,36 +67,38 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
     else {
         return refuse(format!("I1: there is no unit {unit:?}"));
     };
-    let view = View::build(world);
-    let Some(g) = view.group(unit) else {
-        return refuse(format!("I1: there is no unit {unit:?}"));
-    };
-    if view.roll_this_turn(unit).is_some() {
-        return refuse(format!(
-            "I2: {unit} has already rolled on the actions table this turn"
-        ));
-    }
-    if view.fighting(g).next().is_none() {
-        return refuse(format!("I2: {unit} has no figure left in the fight"));
-    }
     let turn = world.resource::<TurnState>().clone();
-    if phase.is_half_move() && turn.side_to_move() != Some(group.side) {
-        return refuse(format!(
-            "D4: it is not {}'s half-move",
-            turn.side_names
-                .get(group.side as usize)
-                .map_or("its side", |s| s.as_str())
-        ));
-    }
-    let retreated = super::risk::retreated_from_melee(
-        &world.resource::<GameLog>().0,
-        &group.members,
-        turn.turn,
-    );
-    let terms = risk_terms(&view, g, retreated);
+    // The AI's kept view, brought up to date (this order comes before every unit's moves).
+    let (terms, before) = super::view::with_view(world, |world, view| {
+        let Some(g) = view.group(unit) else {
+            return refuse(format!("I1: there is no unit {unit:?}"));
+        };
+        if view.roll_this_turn(unit).is_some() {
+            return refuse(format!(
+                "I2: {unit} has already rolled on the actions table this turn"
+            ));
+        }
+        if view.fighting(g).next().is_none() {
+            return refuse(format!("I2: {unit} has no figure left in the fight"));
+        }
+        if phase.is_half_move() && turn.side_to_move() != Some(group.side) {
+            return refuse(format!(
+                "D4: it is not {}'s half-move",
+                turn.side_names
+                    .get(group.side as usize)
+                    .map_or("its side", |s| s.as_str())
+            ));
+        }
+        let retreated = super::risk::retreated_from_melee(
+            &world.resource::<GameLog>().0,
+            &group.members,
+            turn.turn,
+        );
+        let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);
+        Ok((risk_terms(view, g, retreated), before))
+    })?;
     let risk = terms.total();
     let roll = world.resource_mut::<Dice>().roll(6);
-    let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);
     let action = table::action(risk, roll, table::at_halt(before));
     let intent = table::intent(action, before);
     let text = format!(

@@ -7,7 +7,7 @@
 //! exactly the information a human at the table has. The tests check this by changing hidden
 //! state and comparing views and decisions.
 
-use super::groups::{Group, Groups};
+use super::groups::Groups;
 use super::roll::{ActionRolls, RollEntry};
 use crate::rules::board::Board;
 use crate::rules::gait::Gait;
@@ -117,13 +117,24 @@ impl PartialEq for View {
 /// Our reading of a weapon's range in cells (I1 "within their weapons range"): missiles
 /// reach far, pike and lance one cell beyond contact (D11: 1"), everything else contact.
 pub fn weapon_range(weapon: &str) -> i32 {
-    match weapon.to_ascii_lowercase().as_str() {
-        "bow" | "longbow" | "crossbow" => 12,
-        "shortbow" | "sling" => 9,
-        "javelin" | "dart" | "darts" => 3,
-        "pike" | "lance" => 2,
-        _ => 1,
-    }
+    // Compared without case and without allocating: this runs for every figure every time
+    // the AI's view is brought up to date.
+    const RANGES: [(&str, i32); 10] = [
+        ("bow", 12),
+        ("longbow", 12),
+        ("crossbow", 12),
+        ("shortbow", 9),
+        ("sling", 9),
+        ("javelin", 3),
+        ("dart", 3),
+        ("darts", 3),
+        ("pike", 2),
+        ("lance", 2),
+    ];
+    RANGES
+        .iter()
+        .find(|(name, _)| weapon.eq_ignore_ascii_case(name))
+        .map_or(1, |&(_, r)| r)
 }
 
 /// True for a missile weapon (I3: such figures shoot).
@@ -145,166 +156,356 @@ fn turn_move(rules: &Ruleset, rate: Mp, gaits: &[Gait]) -> i32 {
     per_turn.scale(fastest).floor_cells() as i32
 }
 
+/// The components a figure's view is read from.
+type FigQuery = (
+    Entity,
+    &'static FigureId,
+    &'static SideId,
+    &'static Position,
+    &'static Facing,
+    &'static Stand,
+    &'static Troop,
+    &'static Quality,
+    &'static Weapon,
+    &'static Body,
+    &'static Rate,
+    Option<&'static RidingOn>,
+    Option<&'static CarriedBy>,
+    (
+        &'static Armour,
+        &'static Blows,
+        Option<&'static CombatStatus>,
+    ),
+);
+
+/// One figure's row of [`FigQuery`], borrowed from the world.
+struct Row<'w> {
+    e: Entity,
+    id: &'w str,
+    weapon: &'w str,
+    side: u8,
+    cell: Cell,
+    facing: Dir,
+    stand: Stand,
+    troop: TroopType,
+    quality: Quality,
+    body: Body,
+    rate: Mp,
+    mount: Option<Entity>,
+    armour: u8,
+    blows: u8,
+    fallen: bool,
+}
+
+/// The row of a figure that can act, or `None` for a mount (it is read with its rider) and a
+/// riderless horse (never an enemy, A18).
+fn row_of<'w>(r: bevy::ecs::query::QueryItem<'w, 'w, FigQuery>) -> Option<Row<'w>> {
+    if r.12.is_some() || r.6.0 == TroopType::Horse {
+        return None;
+    }
+    Some(Row {
+        e: r.0,
+        id: &r.1.0,
+        weapon: &r.8.0,
+        side: r.2.0,
+        cell: r.3.0,
+        facing: r.4.0,
+        stand: *r.5,
+        troop: r.6.0,
+        quality: *r.7,
+        body: *r.9,
+        rate: r.10.0,
+        mount: r.11.map(|m| m.0),
+        armour: r.13.0.0,
+        blows: r.13.1.max,
+        fallen: r.13.2.is_some_and(|c| c.0.fallen != Fallen::Up),
+    })
+}
+
+/// Writes every field of `fv` but its unit from `row` and the figure's mount: strings are
+/// copied only when they differ, so refreshing a view allocates nothing.
+fn fill(fv: &mut FigView, row: &Row, world: &World, rules: &Ruleset) {
+    let m = row.mount.and_then(|m| {
+        let b = world.get::<Body>(m).copied()?;
+        let st = world.get::<Stand>(m).copied()?;
+        let f = world.get::<Facing>(m).map_or(row.facing, |f| f.0);
+        let g = world.get::<GaitState>(m);
+        let rest = world.get::<GallopStreak>(m).is_some_and(|s| s.must_rest);
+        let r = world.get::<Rate>(m).map_or(Mp::ZERO, |r| r.0);
+        Some((b, st, f, g, rest, r))
+    });
+    let reach = weapon_range(row.weapon);
+    let (shape, facing, gait, must_rest, threat, mbody) = match &m {
+        Some((b, st, f, g, rest, r)) => {
+            let capable = g.map_or(&[Gait::Walk][..], |g| &g.capable[..]);
+            (
+                st.shape,
+                *f,
+                g.map_or(Gait::Walk, |g| g.gait),
+                *rest,
+                turn_move(rules, *r, capable) + reach,
+                Some(*b),
+            )
+        }
+        None => (
+            row.stand.shape,
+            row.facing,
+            Gait::Walk,
+            false,
+            turn_move(rules, row.rate, &[Gait::Walk]) + reach,
+            None,
+        ),
+    };
+    let (ml, mm) = mbody.map_or((0, 0), |b| (b.left as u32, b.max as u32));
+    if fv.id != row.id {
+        row.id.clone_into(&mut fv.id);
+    }
+    if fv.weapon != row.weapon {
+        row.weapon.clone_into(&mut fv.weapon);
+    }
+    fv.entity = row.e;
+    fv.side = row.side;
+    fv.cell = row.cell;
+    fv.facing = facing;
+    fv.shape = shape;
+    fv.mounted = m.is_some();
+    fv.troop = row.troop;
+    fv.gait = gait;
+    fv.hero = row.quality.hero;
+    fv.raw = row.quality.raw;
+    fv.hurt = row.body.left < row.body.max || ml < mm;
+    fv.down = row.body.left == 0 || row.fallen;
+    fv.body_left = row.body.left as u32 + ml;
+    fv.body_max = row.body.max as u32 + mm;
+    fv.threat = threat;
+    fv.must_rest = must_rest;
+    fv.armour = row.armour;
+    fv.blows = row.blows;
+}
+
+/// Sets each unit's members (indices into `figs`, which is sorted by id) and each figure's
+/// unit, reusing `groups`' memory. A figure listed in two units belongs to the later one.
+fn link_groups(groups: &mut Vec<GroupView>, figs: &mut [FigView], units: &Groups) {
+    groups.truncate(units.0.len());
+    for f in figs.iter_mut() {
+        f.group = None;
+    }
+    for (gi, g) in units.0.iter().enumerate() {
+        if gi == groups.len() {
+            groups.push(GroupView {
+                name: String::new(),
+                side: g.side,
+                members: Vec::with_capacity(g.members.len()),
+                start: 0,
+            });
+        }
+        let gv = &mut groups[gi];
+        if gv.name != g.name {
+            g.name.clone_into(&mut gv.name);
+        }
+        gv.side = g.side;
+        gv.start = g.members.len();
+        gv.members.clear();
+        for m in &g.members {
+            if let Ok(i) = figs.binary_search_by(|f| f.id.as_str().cmp(m)) {
+                gv.members.push(i);
+                figs[i].group = Some(gi);
+            }
+        }
+    }
+}
+
+/// Copies `from` into `to` without allocating when the sizes match (the terrain never
+/// changes in a game; the occupancy does after every move).
+fn copy_board(to: &mut Board, from: &Board) {
+    to.grid = from.grid;
+    to.width = from.width;
+    to.height = from.height;
+    if to.terrain != from.terrain {
+        to.terrain.clone_from(&from.terrain);
+    }
+    if to.terrains != from.terrains {
+        to.terrains.clone_from(&from.terrains);
+    }
+    if to.occupant.len() == from.occupant.len() {
+        to.occupant.copy_from_slice(&from.occupant);
+    } else {
+        to.occupant.clone_from(&from.occupant);
+    }
+}
+
+/// The AI's view kept between orders: the AI reads the board before every order it gives, and
+/// after one move only a few figures have changed, so the last view is brought up to date in
+/// place ([`View::refresh`]) instead of being built anew. What it holds is exactly what
+/// [`View::build`] would read (the tests compare the two after every order of whole
+/// side-turns); it is bookkeeping, not game state, and holds nothing hidden (I4).
+#[derive(Resource, Default)]
+pub struct ViewCache {
+    view: Option<View>,
+    /// Index into the view's figures of each entity (by entity index), `u32::MAX` for none.
+    slot: Vec<u32>,
+    /// The units the view's were linked from (relinked only when they differ).
+    units: Groups,
+    query: Option<QueryState<FigQuery>>,
+    /// How many times the view was read afresh rather than brought up to date.
+    reads: usize,
+}
+
+impl ViewCache {
+    /// How many times the kept view of `world` was read afresh (the tests check that the
+    /// refresh is what normally runs).
+    pub fn full_reads(world: &World) -> usize {
+        world.get_resource::<ViewCache>().map_or(0, |c| c.reads)
+    }
+}
+
+/// Runs `f` with the public state of `world` as it stands now, from the view kept since the
+/// last call, brought up to date (or built, the first time).
+pub fn with_view<R>(world: &mut World, f: impl FnOnce(&mut World, &View) -> R) -> R {
+    if !world.contains_resource::<ViewCache>() {
+        world.insert_resource(ViewCache::default());
+    }
+    world.resource_scope(|world, mut cache: Mut<ViewCache>| {
+        let cache = &mut *cache;
+        if cache.query.is_none() {
+            cache.query = Some(world.query::<FigQuery>());
+        }
+        let q = cache.query.as_mut().expect("just made");
+        let fresh = cache
+            .view
+            .as_mut()
+            .is_some_and(|v| v.refresh(world, q, &cache.slot, &mut cache.units));
+        if !fresh {
+            cache.view = Some(View::read(world, q, &mut cache.slot));
+            cache.units = world.get_resource::<Groups>().cloned().unwrap_or_default();
+            cache.reads += 1;
+        }
+        f(world, cache.view.as_ref().expect("just read"))
+    })
+}
+
 impl View {
     /// Reads the public state of `world`.
     pub fn build(world: &mut World) -> View {
-        let mut q = world.query::<(
-            Entity,
-            &FigureId,
-            &SideId,
-            &Position,
-            &Facing,
-            &Stand,
-            &Troop,
-            &Quality,
-            &Weapon,
-            &Body,
-            &Rate,
-            Option<&RidingOn>,
-            Option<&CarriedBy>,
-            (&Armour, &Blows, Option<&CombatStatus>),
-        )>();
+        let mut q = world.query::<FigQuery>();
+        View::read(world, &mut q, &mut Vec::new())
+    }
+
+    /// Reads the public state of `world` with the query `q`, noting in `slot` where each
+    /// figure's entity went.
+    fn read(world: &World, q: &mut QueryState<FigQuery>, slot: &mut Vec<u32>) -> View {
         // Everything below only reads: the ruleset and the units are borrowed, not copied
         // (this runs before every AI order).
-        let world: &World = world;
         let rules = &world.resource::<Rules>().0;
-        let board = world.resource::<Map>().0.clone();
         let no_groups = Groups::default();
-        let groups_res = world.get_resource::<Groups>().unwrap_or(&no_groups);
-        let rolls = world
-            .get_resource::<ActionRolls>()
-            .map(|r| r.0.clone())
-            .unwrap_or_default();
-        let turn = world.resource::<TurnState>().turn;
-        let phase = *world.resource::<State<Phase>>().get();
-        let rows: Vec<_> = q
-            .iter(world)
-            .filter(|r| r.12.is_none() && r.6.0 != TroopType::Horse)
-            .map(|r| {
-                (
-                    r.0,
-                    r.1.0.clone(),
-                    r.2.0,
-                    r.3.0,
-                    r.4.0,
-                    *r.5,
-                    r.6.0,
-                    *r.7,
-                    r.8.0.clone(),
-                    *r.9,
-                    r.10.0,
-                    r.11.map(|m| m.0),
-                    (r.13.0.0, r.13.1.max),
-                    r.13.2.is_some_and(|c| c.0.fallen != Fallen::Up),
-                )
-            })
-            .collect();
-        // Each figure's unit, looked up once per figure rather than searched for.
-        let group_of: std::collections::HashMap<&str, usize> = groups_res
-            .0
-            .iter()
-            .enumerate()
-            .flat_map(|(gi, g)| g.members.iter().map(move |m| (m.as_str(), gi)))
-            .collect();
-        let mut figs = Vec::with_capacity(rows.len());
-        for (
-            e,
-            id,
-            side,
-            cell,
-            facing,
-            stand,
-            troop,
-            quality,
-            weapon,
-            body,
-            rate,
-            mount,
-            (armour, blows),
-            fallen,
-        ) in rows
-        {
-            let m = mount.and_then(|m| {
-                let b = world.get::<Body>(m).copied()?;
-                let st = world.get::<Stand>(m).copied()?;
-                let f = world.get::<Facing>(m).map_or(facing, |f| f.0);
-                let g = world.get::<GaitState>(m).cloned();
-                let rest = world.get::<GallopStreak>(m).is_some_and(|s| s.must_rest);
-                let r = world.get::<Rate>(m).map_or(Mp::ZERO, |r| r.0);
-                Some((b, st, f, g, rest, r))
-            });
-            let reach = weapon_range(&weapon);
-            let (shape, facing, gait, must_rest, threat, mbody) = match &m {
-                Some((b, st, f, g, rest, r)) => {
-                    let capable = g.as_ref().map_or(vec![Gait::Walk], |g| g.capable.clone());
-                    (
-                        st.shape,
-                        *f,
-                        g.as_ref().map_or(Gait::Walk, |g| g.gait),
-                        *rest,
-                        turn_move(rules, *r, &capable) + reach,
-                        Some(*b),
-                    )
-                }
-                None => (
-                    stand.shape,
-                    facing,
-                    Gait::Walk,
-                    false,
-                    turn_move(rules, rate, &[Gait::Walk]) + reach,
-                    None,
-                ),
+        let units = world.get_resource::<Groups>().unwrap_or(&no_groups);
+        let mut figs = Vec::new();
+        for r in q.iter(world).filter_map(row_of) {
+            let mut fv = FigView {
+                id: String::new(),
+                entity: r.e,
+                side: 0,
+                group: None,
+                cell: r.cell,
+                facing: r.facing,
+                shape: r.stand.shape,
+                mounted: false,
+                troop: r.troop,
+                gait: Gait::Walk,
+                weapon: String::new(),
+                hero: false,
+                raw: false,
+                hurt: false,
+                down: false,
+                body_left: 0,
+                body_max: 0,
+                threat: 0,
+                must_rest: false,
+                armour: 0,
+                blows: 0,
             };
-            let (ml, mm) = mbody.map_or((0, 0), |b| (b.left as u32, b.max as u32));
-            figs.push(FigView {
-                group: group_of.get(id.as_str()).copied(),
-                id,
-                entity: e,
-                side,
-                cell,
-                facing,
-                shape,
-                mounted: m.is_some(),
-                troop,
-                gait,
-                weapon,
-                hero: quality.hero,
-                raw: quality.raw,
-                hurt: body.left < body.max || ml < mm,
-                down: body.left == 0 || fallen,
-                body_left: body.left as u32 + ml,
-                body_max: body.max as u32 + mm,
-                threat,
-                must_rest,
-                armour,
-                blows,
-            });
+            fill(&mut fv, &r, world, rules);
+            figs.push(fv);
         }
         figs.sort_by(|a, b| a.id.cmp(&b.id));
-        let groups = groups_res
-            .0
-            .iter()
-            .map(|g: &Group| GroupView {
-                name: g.name.clone(),
-                side: g.side,
-                members: g
-                    .members
-                    .iter()
-                    .filter_map(|m| figs.binary_search_by(|f| f.id.as_str().cmp(m)).ok())
-                    .collect(),
-                start: g.members.len(),
-            })
-            .collect();
+        slot.clear();
+        for (i, f) in figs.iter().enumerate() {
+            let k = f.entity.index_u32() as usize;
+            if slot.len() <= k {
+                slot.resize(k + 1, u32::MAX);
+            }
+            slot[k] = i as u32;
+        }
+        let mut groups = Vec::new();
+        link_groups(&mut groups, &mut figs, units);
         View {
-            turn,
-            phase,
+            turn: world.resource::<TurnState>().turn,
+            phase: *world.resource::<State<Phase>>().get(),
             grid: rules.grid,
             mounted_style: rules.mounted_style,
-            board,
+            board: world.resource::<Map>().0.clone(),
             figs,
             groups,
-            rolls,
+            rolls: world
+                .get_resource::<ActionRolls>()
+                .map(|r| r.0.clone())
+                .unwrap_or_default(),
         }
+    }
+
+    /// Brings this view, read earlier from `world` with `q`, up to date in place: every field
+    /// is read again, exactly as [`View::read`] would. The units are linked again only when
+    /// they differ from `units`, those they were linked from (the figures' ids cannot have
+    /// changed). False (and the view half-updated) when the figures are no longer the same
+    /// ones, so it must be read afresh.
+    fn refresh(
+        &mut self,
+        world: &World,
+        q: &mut QueryState<FigQuery>,
+        slot: &[u32],
+        units: &mut Groups,
+    ) -> bool {
+        let rules = &world.resource::<Rules>().0;
+        let mut seen = 0;
+        for r in q.iter(world).filter_map(row_of) {
+            let Some(&i) = slot.get(r.e.index_u32() as usize) else {
+                return false;
+            };
+            let Some(fv) = self.figs.get_mut(i as usize) else {
+                return false;
+            };
+            if fv.entity != r.e || fv.id != r.id {
+                return false;
+            }
+            fill(fv, &r, world, rules);
+            seen += 1;
+        }
+        if seen != self.figs.len() {
+            return false;
+        }
+        let no_groups = Groups::default();
+        let now = world.get_resource::<Groups>().unwrap_or(&no_groups);
+        if now != units {
+            link_groups(&mut self.groups, &mut self.figs, now);
+            units.clone_from(now);
+        }
+        self.turn = world.resource::<TurnState>().turn;
+        self.phase = *world.resource::<State<Phase>>().get();
+        self.grid = rules.grid;
+        self.mounted_style = rules.mounted_style;
+        copy_board(&mut self.board, &world.resource::<Map>().0);
+        // The rolls only ever grow: the new ones are appended, after checking the old ones.
+        let rolls = world
+            .get_resource::<ActionRolls>()
+            .map_or(&[][..], |r| &r.0);
+        if rolls.len() >= self.rolls.len() && rolls[..self.rolls.len()] == self.rolls[..] {
+            let n = self.rolls.len();
+            self.rolls.extend_from_slice(&rolls[n..]);
+        } else {
+            self.rolls.clear();
+            self.rolls.extend_from_slice(rolls);
+        }
+        true
     }
 
     /// The unit called `name`.

@@ -17,6 +17,59 @@ struct CellOut {
     facing: String,
     cost: String,
     path: Vec<crate::rules::movement::Step>,
+    /// D17/R4: the roll the path needs, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    roll: Option<RollOut>,
+}
+
+/// A chance step on the way to an end (D17, R4), as `reach --json` prints it.
+#[derive(Serialize)]
+struct RollOut {
+    /// `squeeze` (D17) or `contest` (R4).
+    kind: &'static str,
+    /// What is rolled, in words.
+    what: String,
+    /// The exact chance of getting through, as a percentage.
+    chance: String,
+    /// Index in `path` of the chance step.
+    step: u16,
+    /// Where a failed roll stops the figure, and the facing.
+    fail_cell: [i32; 2],
+    fail_facing: String,
+    /// The move's cost when the roll fails (`cost` is the cost when it succeeds).
+    fail_cost: String,
+}
+
+/// The JSON and text form of an end's roll.
+fn roll_out(board: &crate::rules::board::Board, r: &crate::rules::reach::EndRoll) -> RollOut {
+    use crate::rules::chance::Gamble;
+    let (kind, what) = match r.gamble {
+        Gamble::Squeeze {
+            obstacle,
+            bash,
+            cost,
+            ..
+        } => (
+            "squeeze",
+            format!(
+                "squeezes between the {}: body bash {bash}% against it, costs {cost} more",
+                board.terrains[obstacle as usize].name
+            ),
+        ),
+        Gamble::Contest { at, mine, theirs } => (
+            "contest",
+            format!("contests {at}: d20 + {mine} against d20 + {theirs}"),
+        ),
+    };
+    RollOut {
+        kind,
+        what,
+        chance: r.chance.to_string(),
+        step: r.step,
+        fail_cell: [r.fail_cell.x, r.fail_cell.y],
+        fail_facing: board.grid.dir_name(r.fail_facing).to_string(),
+        fail_cost: r.fail_cost.to_string(),
+    }
 }
 
 #[derive(Serialize)]
@@ -105,6 +158,7 @@ pub fn run(
                 facing: grid.dir_name(end.facing).to_string(),
                 cost: end.cost.to_string(),
                 path: reach.path(end),
+                roll: end.roll.as_ref().map(|r| roll_out(board, r)),
             })
             .collect(),
     };
@@ -137,6 +191,20 @@ pub fn run(
                 c.cost,
                 steps_text(grid, &reach.path(end))
             );
+            if let Some(r) = &c.roll {
+                let _ = writeln!(
+                    o,
+                    "      needs a roll at step {}: {} — {} to get through; on a failure it \
+                     stops at ({},{}) {}, cost {}",
+                    r.step + 1,
+                    r.what,
+                    r.chance,
+                    r.fail_cell[0],
+                    r.fail_cell[1],
+                    r.fail_facing,
+                    r.fail_cost
+                );
+            }
         }
         super::emit(&o);
     }

@@ -305,6 +305,7 @@ fn a7_a10_twelve_mf_gallop_plus_eight_or_four_and_forbidden_terrain() {
         no_gallop,
         cover: false,
         blocks_sight: false,
+        obstacle: None,
     };
     let mut b = Board::new(
         GridKind::Hex,

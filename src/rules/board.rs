@@ -24,6 +24,10 @@ pub struct Terrain {
     /// Blocks line of sight.
     #[serde(default)]
     pub blocks_sight: bool,
+    /// D17: an obstacle a figure on foot may squeeze between (trees, fence posts), with its
+    /// weight in lb for the body bash; `None` (the default, so old files load) is no obstacle.
+    #[serde(default)]
+    pub obstacle: Option<u32>,
 }
 
 impl Terrain {

@@ -48,6 +48,15 @@ pub struct Ruleset {
     pub crawl_cost: Option<Mp>,
     /// R4: the cost of passing through an ally's cell (difficult terrain).
     pub ally_pass_cost: Mp,
+    /// R4: a hostile's controlled cell may be entered after winning a contest (the house
+    /// opposed roll of `rules::chance`); without it hostile cells are closed.
+    #[serde(default)]
+    pub contest: bool,
+    /// D1 option: the side whose most dexterous figure still standing has the higher Dexterity
+    /// acts first in fire, spells and movement, without a roll (ties roll 1d6 as usual). Off
+    /// when left out, so older ruleset files load unchanged.
+    #[serde(default)]
+    pub initiative_by_dexterity: bool,
     /// ASL numbers (A4, A7, A10, A16), present only for `asl`.
     #[serde(default)]
     pub asl: Option<AslNumbers>,
@@ -55,8 +64,27 @@ pub struct Ruleset {
     /// touch.
     #[serde(default)]
     pub conditions: BTreeMap<String, Condition>,
+    /// §6 PREPARE SPELL: the seed's optional limits on Mages in melee (all off when left out,
+    /// so older ruleset files load unchanged).
+    #[serde(default)]
+    pub prepare_spell: PrepareSpellLimits,
     /// Figure templates that levels instantiate.
     pub templates: BTreeMap<String, Template>,
+}
+
+/// §6 PREPARE SPELL's three optional rules "to further limit the melee capabilities of
+/// Mages", each a switch a ruleset may turn on. `Default` is the plain card: one PREPARE SPELL
+/// readies one spell, kept until it is cast.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PrepareSpellLimits {
+    /// PREPARE SPELL must be played as many times as the level of the spell to be cast.
+    pub per_level: bool,
+    /// A Mage injured or disturbed while his spell is prepared loses the preparation and may
+    /// prepare again only the following turn.
+    pub lost_when_disturbed: bool,
+    /// A Mage caught preparing a spell has half his blows.
+    pub halved_blows: bool,
 }
 
 /// Whether rates are per turn or per half-move.

@@ -91,6 +91,7 @@ mod tests {
             no_gallop: false,
             cover: blocks,
             blocks_sight: blocks,
+            obstacle: None,
         };
         let mut b = Board::new(grid, 12, 12, vec![t("open", false), t("woods", true)]);
         for &c in woods {

@@ -35,6 +35,7 @@ fn open(n: i64) -> Terrain {
         no_gallop: false,
         cover: false,
         blocks_sight: false,
+        obstacle: None,
     }
 }
 

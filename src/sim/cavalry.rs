@@ -437,5 +437,5 @@ fn split_for_mount(world: &mut World, unit: &str, horse: &str) -> Option<Result<
     }
 }
 
-mod asl_charge;
+pub(crate) mod asl_charge;
 use asl_charge::{asl_declare, charge_move, wave};

@@ -482,6 +482,24 @@ fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
     {
         return refuse("C5: PULL RIDER and HAMSTRING HORSE are played by figures on foot");
     }
+    // C5, §6 TAC cards: the card moves the figure as the horse closes, so it must be one the
+    // figure may play (RETREAT not fully encumbered, FLECHE unencumbered, a mount's by speed).
+    // STAND GROUND, the answer of a figure that does not choose, is always accepted.
+    let (fight, _) = super::melee::build_fight(world);
+    if a.tac != crate::rules::melee::cards::TacCard::StandGround
+        && let Some(i) = fight.index_of(&id)
+    {
+        let sit = crate::rules::melee::cards::Situation {
+            fight: &fight,
+            tables: tables(),
+            tac_phase: true,
+            tac: None,
+            with: &[],
+        };
+        let card = crate::rules::melee::cards::Card::Tac(a.tac);
+        crate::rules::melee::cards::eligibility(&card, &fight.fighters[i], &sit)
+            .map_err(|e| Refusal(format!("C5: {e}")))?;
+    }
     let mut bm = world.resource_mut::<ChargeBook>();
     bm.to_answer.retain(|x| *x != id);
     bm.answers.insert(id.clone(), a);

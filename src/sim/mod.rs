@@ -6,6 +6,7 @@ pub mod cavalry;
 pub mod charge;
 pub mod components;
 pub mod dice;
+pub mod fire;
 pub mod log;
 pub mod melee;
 pub mod motion;
@@ -58,7 +59,7 @@ impl Plugin for SimPlugin {
                     charge::charge_phase
                         .in_set(TurnSet::Charges)
                         .run_if(in_state(Phase::ChargeDeclaration)),
-                    phase::pass_through
+                    fire::fire_phase
                         .in_set(TurnSet::Fire)
                         .run_if(in_state(Phase::FireFirst).or_else(in_state(Phase::FireSecond))),
                     melee::melee_phase
@@ -71,9 +72,13 @@ impl Plugin for SimPlugin {
             )
             .add_systems(
                 OnEnter(Phase::FirstHalfMove),
-                (enter_half_move, charge::resolve_charges).chain(),
+                (enter_half_move, fire::after_fire, charge::resolve_charges).chain(),
             )
-            .add_systems(OnEnter(Phase::SecondHalfMove), enter_half_move);
+            .add_systems(
+                OnEnter(Phase::SecondHalfMove),
+                (enter_half_move, fire::after_fire).chain(),
+            )
+            .add_systems(OnEnter(Phase::SecondInitiative), melee::note_first_half);
     }
 }
 
@@ -264,6 +269,7 @@ impl Game {
             if (phase.is_half_move() && !pending)
                 || melee::waiting(self.app.world())
                 || charge::waiting(self.app.world())
+                || fire::waiting(self.app.world())
             {
                 return;
             }

@@ -225,7 +225,8 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             asl_gallop,
             stops,
         },
-    );
+    )
+    .with_rolls(roll_facts(world, &facts, me.as_ref(), pos));
     let pose = Pose {
         cell: pos,
         facing,
@@ -242,6 +243,28 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         left,
         blocked,
     }
+}
+
+/// What a figure brings to the chance steps of its move (D17, R4): its weight (with its
+/// mount), its Dexterity, and every hostile figure's cell with that figure's Dexterity.
+fn roll_facts(
+    world: &World,
+    facts: &[ContactFacts],
+    me: Option<&ContactFacts>,
+    home: Cell,
+) -> crate::rules::chance::RollFacts {
+    let dex = |e: Entity| world.get::<Dexterity>(e).map_or(0, |d| d.0);
+    let foes = facts
+        .iter()
+        .filter(|f| me.is_some_and(|m| m.side != f.side))
+        .map(|f| (f.cell, dex(f.entity)))
+        .collect();
+    crate::rules::chance::RollFacts::new(
+        home,
+        me.map_or(0, |m| m.weight),
+        me.map_or(0, |m| dex(m.entity)),
+        foes,
+    )
 }
 
 /// The reachable area of a unit now.

@@ -124,6 +124,8 @@ pub struct TurnState {
     pub active: usize,
     /// D1: the side surprised in the first turn, if any.
     pub surprised: Option<u8>,
+    /// D3: the fire phase's sub-step waiting for orders (`sim::fire`); `None` outside one.
+    pub fire: Option<super::fire::FireStep>,
     /// A phase change was requested and not yet taken.
     #[serde(skip)]
     pub pending: bool,
@@ -168,6 +170,8 @@ pub fn roll_initiative(
     mut log: ResMut<GameLog>,
     phase: Res<State<Phase>>,
     mut next: ResMut<NextState<Phase>>,
+    rules: Option<Res<super::world::Rules>>,
+    figures: Query<DexFigure>,
 ) {
     let phase = *phase.get();
     if phase == Phase::Initiative {
@@ -196,8 +200,15 @@ pub fn roll_initiative(
         return;
     }
     let mut contenders: Vec<usize> = (0..n).collect();
+    let by_dex = rules.is_some_and(|r| r.0.initiative_by_dexterity);
+    if by_dex {
+        contenders = by_dexterity(&mut log, &turn, phase, n, &figures);
+    }
     let mut rolls: Vec<Vec<u32>> = vec![Vec::new(); n];
     let winner = loop {
+        if by_dex && contenders.len() == 1 {
+            break contenders[0];
+        }
         let mut best = 0;
         let mut vals = Vec::new();
         for &s in &contenders {
@@ -249,6 +260,63 @@ pub fn roll_initiative(
     next.set(phase.next());
 }
 
+/// What the D1 option reads of a figure: its side, Dexterity, health, and whether it is a
+/// horse (carried or riderless: horses never take the initiative).
+type DexFigure = (
+    &'static super::components::SideId,
+    &'static super::components::Dexterity,
+    Option<&'static super::components::Body>,
+    Option<&'static super::components::Troop>,
+);
+
+/// D1 option (*our reading* for the side-by-side half-moves): each side is as quick as its
+/// most dexterous figure still standing (horses aside); the side with the highest wins the
+/// initiative outright, sides tied at the top roll 1d6 among themselves as usual. Returns the
+/// sides still contending.
+fn by_dexterity(
+    log: &mut GameLog,
+    turn: &TurnState,
+    phase: Phase,
+    n: usize,
+    figures: &Query<DexFigure>,
+) -> Vec<usize> {
+    let mut best = vec![None::<u8>; n];
+    for (side, dex, body, troop) in figures.iter() {
+        let horse = troop.is_some_and(|t| t.0 == crate::rules::ruleset::TroopType::Horse);
+        if horse || body.is_some_and(|b| b.left == 0) || side.0 as usize >= n {
+            continue;
+        }
+        let b = &mut best[side.0 as usize];
+        *b = Some(b.map_or(dex.0, |x| x.max(dex.0)));
+    }
+    let top = best.iter().flatten().copied().max();
+    let Some(top) = top else {
+        return (0..n).collect();
+    };
+    let contenders: Vec<usize> = (0..n).filter(|&s| best[s] == Some(top)).collect();
+    let words: Vec<String> = (0..n)
+        .map(|s| {
+            let d = best[s].map_or("none standing".to_string(), |d| d.to_string());
+            format!("{} {d}", turn.side_names[s])
+        })
+        .collect();
+    let text = if contenders.len() == 1 {
+        format!(
+            "Initiative by Dexterity (D1 option): {}; {} is the quicker and acts first in fire, \
+             spells and movement.",
+            words.join(", "),
+            turn.side_names[contenders[0]]
+        )
+    } else {
+        format!(
+            "Initiative by Dexterity (D1 option): {}; the tied sides roll for it.",
+            words.join(", ")
+        )
+    };
+    log_line(log, turn, phase, text, None);
+    contenders
+}
+
 /// Phases whose rules are not built yet: say so in the log and move on.
 pub fn pass_through(
     turn: Res<TurnState>,
@@ -259,9 +327,6 @@ pub fn pass_through(
     let phase = *phase.get();
     let what = match phase {
         Phase::ChargeDeclaration => "No charges are declared (charge rules are not built yet).",
-        Phase::FireFirst | Phase::FireSecond => {
-            "No fire or spells (missile and spell rules are not built yet)."
-        }
         _ => "Nothing to do.",
     };
     log_line(&mut log, &turn, phase, what.to_string(), None);

@@ -423,10 +423,12 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
         turn: turn.turn,
         phase,
         side_names: turn.side_names.clone(),
-        side_to_move: if phase.is_half_move() {
-            turn.side_to_move()
-        } else {
-            None
+        // The side whose open turn it is: moving in a half-move, or casting and firing in a
+        // fire phase's sub-step (D3), which ends with the same End side.
+        side_to_move: match crate::sim::fire::current_step(world) {
+            Some(step) => Some(step.side),
+            None if phase.is_half_move() => turn.side_to_move(),
+            None => None,
         },
         initiative: turn.initiative,
         log: follow_log(old_log, &world.resource::<GameLog>().0),

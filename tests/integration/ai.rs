@@ -123,6 +123,12 @@ fn i4_no_peeking_at_hidden_state() {
 fn i5_play_side_turn_and_explain() {
     let level = default_level().expect("default");
     let mut g = Game::new(&level, 3);
+    // The archers' fire phase (D3) comes first; the AI plays it too (I3).
+    while !g.phase().is_half_move() {
+        let side = warhorse::ai::side_to_act(&mut g).expect("a side shoots");
+        let shots = warhorse::ai::play_side_turn(&mut g, side, AiLevel::Table);
+        assert!(shots.iter().all(|(_, r)| r.is_ok()), "{shots:?}");
+    }
     let side = warhorse::ai::side_to_act(&mut g).expect("a side moves");
     let played = warhorse::ai::play_side_turn(&mut g, side, AiLevel::Table);
     assert!(played.iter().all(|(_, r)| r.is_ok()), "{played:?}");

@@ -2,7 +2,9 @@
 
 mod ai;
 mod cavalry;
+mod chance_steps;
 mod e2e;
+mod fire;
 mod level_files;
 mod melee;
 mod reach_props;

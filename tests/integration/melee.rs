@@ -307,3 +307,129 @@ fn every_card_parses_as_docs_formats_writes_it() {
         assert!(doc.contains(line.trim()), "formats.md lacks {line:?}");
     }
 }
+
+/// D6: in the fixture every figure is in contact when the first half-move ends, so whoever
+/// wins the second initiative, Red — the first initiative's winner (Blue is surprised) — is
+/// the TMM attacker of those melees.
+#[test]
+fn d6_contact_made_in_the_first_half_move_keeps_the_first_initiatives_attacker() {
+    use warhorse::rules::melee::attack::tmm_attacker;
+    use warhorse::sim::melee::MeleeState;
+    let level = load_level_file(std::path::Path::new(LEVEL)).expect("fixture");
+    let mut seen_blue = false;
+    for seed in 1..40 {
+        let mut g = Game::new(&level, seed);
+        for _ in 0..4 {
+            g.order(&Order::EndSide).unwrap();
+        }
+        assert_eq!(g.phase(), Phase::Tac);
+        let second = g
+            .app
+            .world()
+            .resource::<warhorse::sim::phase::TurnState>()
+            .initiative;
+        let world = g.app.world();
+        let fight = world
+            .resource::<MeleeState>()
+            .fight
+            .clone()
+            .expect("a melee");
+        let first = fight.first_half.clone().expect("recorded");
+        assert_eq!(
+            first.attacker, 0,
+            "Red had the first initiative (D1 surprise)"
+        );
+        assert!(first.engaged("knight", "blue_foot_1"), "{first:?}");
+        let (k, b) = (
+            fight.index_of("knight").unwrap(),
+            fight.index_of("blue_foot_1").unwrap(),
+        );
+        assert!(tmm_attacker(&fight, k, b) && !tmm_attacker(&fight, b, k));
+        if second == Some(1) {
+            seen_blue = true;
+            let log: Vec<String> = g.snapshot().log.iter().map(|l| l.text.clone()).collect();
+            assert!(
+                log.iter().any(|l| l.contains(
+                    "Blue won the initiative and is the attacker — but where contact was made in the first half-move"
+                ) && l.contains("Red keeps the first initiative's attack")),
+                "{log:?}"
+            );
+            break;
+        }
+    }
+    assert!(seen_blue, "some seed gives Blue the second initiative");
+}
+
+const BERSERK_LEVEL: &str = r#"Level(
+    name: "Berserk",
+    ruleset: "destrier",
+    width: 12,
+    height: 8,
+    legend: { '.': (name: "open", cost: 1) },
+    rows: ["............", "............", "............", "............",
+           "............", "............", "............", "............"],
+    sides: [(name: "Red", control: Human), (name: "Blue", control: Human)],
+    surprised: Some("Blue"),
+    figures: [
+        (id: "ulf", template: "nordic_berserk", side: "Red", at: (2, 2), facing: "E"),
+        (id: "friend", template: "footman", side: "Red", at: (2, 3), facing: "N"),
+        (id: "foe", template: "footman", side: "Blue", at: (11, 7), facing: "W"),
+    ],
+)"#;
+
+/// §6 FEROCITY: `CalmBerserk` in a half-move — rolled and logged, once a turn, only by the
+/// side moving; a berserk may not pick up a comrade.
+#[test]
+fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
+    use warhorse::sim::components::CombatStatus;
+    let level = warhorse::level::load_level_str(BERSERK_LEVEL, "berserk.ron", None).expect("level");
+    let mut g = Game::new(&level, 7);
+    assert_eq!(g.phase(), Phase::FirstHalfMove);
+    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
+    g.app
+        .world_mut()
+        .get_mut::<CombatStatus>(ulf)
+        .unwrap()
+        .0
+        .berserk = true;
+    let pick = Order::Activity {
+        unit: "ulf".into(),
+        activity: warhorse::rules::ruleset::Activity::PickUpComrade,
+    };
+    let why = g.order(&pick).unwrap_err().0;
+    assert!(why.starts_with("§6 FEROCITY"), "{why}");
+    let calm = Order::CalmBerserk {
+        unit: "friend".into(),
+        berserk: "ulf".into(),
+    };
+    g.order(&calm).unwrap();
+    let last = g.snapshot().log.last().unwrap().clone();
+    assert!(
+        last.text.starts_with("friend tries to calm ulf"),
+        "{}",
+        last.text
+    );
+    let roll = last.roll.expect("the d100 is logged").value;
+    let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();
+    // Ulf's IQ 8 and Wisdom 7: he turns on his friend on 35 or less.
+    assert_eq!(state.turned_on.contains(&"friend".to_string()), roll <= 35);
+    assert_eq!(state.berserk, roll <= 35);
+    let why = g.order(&calm).unwrap_err().0;
+    assert!(why.contains("already tried"), "{why}");
+    // Blue may not calm Red's berserk, nor out of its half-move.
+    let foe = Order::CalmBerserk {
+        unit: "foe".into(),
+        berserk: "ulf".into(),
+    };
+    assert!(g.order(&foe).unwrap_err().0.starts_with("D4"));
+    // Written as docs/formats.md writes it, the order parses as an orders file's does.
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/formats.md"))
+        .expect("docs/formats.md");
+    assert!(
+        doc.contains("| `CalmBerserk` | `unit`"),
+        "formats.md lists CalmBerserk"
+    );
+    let parsed: Vec<Order> =
+        ron::from_str(r#"[CalmBerserk(unit: "friend", berserk: "ulf")]"#).expect("parses");
+    assert_eq!(parsed, [calm]);
+}

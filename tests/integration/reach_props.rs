@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use warhorse::rules::board::{Board, Terrain};
+use warhorse::rules::chance::{RollFacts, failed};
 use warhorse::rules::gait::Gait;
 use warhorse::rules::grid::{Cell, Dir, GridKind};
 use warhorse::rules::movement::{Hand, Mover, MoverSpec, Pose, Step};
@@ -28,24 +29,28 @@ fn ruleset(name: &str) -> Ruleset {
         .unwrap_or_else(|e| panic!("rulesets/{name}.ron parses: {e}"))
 }
 
-/// Terrain ids of the random boards: costs 1, 2 and 3, and one impassable type.
+/// Terrain ids of the random boards: costs 1, 2 and 3, one impassable type, and two D17
+/// obstacles (impassable trees, a passable hedge) to squeeze between.
 const IMPASSABLE: u8 = 3;
 
 fn terrains() -> Vec<Terrain> {
     [
-        ("open", Some(1)),
-        ("rough", Some(2)),
-        ("thicket", Some(3)),
-        ("rock", None),
+        ("open", Some(1), None),
+        ("rough", Some(2), None),
+        ("thicket", Some(3), None),
+        ("rock", None, None),
+        ("trees", None, Some(300)),
+        ("hedge", Some(2), Some(120)),
     ]
     .into_iter()
-    .map(|(name, cost)| Terrain {
+    .map(|(name, cost, obstacle)| Terrain {
         name: name.into(),
         cost: cost.map(Mp::cells),
         mounted_cost: None,
         no_gallop: false,
         cover: false,
         blocks_sight: false,
+        obstacle,
     })
     .collect()
 }
@@ -81,10 +86,21 @@ struct Scenario {
     start_occupied: bool,
     left: Mp,
     basis: Mp,
+    /// D17/R4: the mover may roll (else chance steps are refused), its weight and Dexterity,
+    /// hostiles' Dexterity (by cell index), and whether the ruleset allows contests.
+    rolls: Option<(u32, u8, u8)>,
+    contest: bool,
 }
 
 fn terrain_id() -> impl Strategy<Value = u8> {
-    prop_oneof![10 => Just(0u8), 4 => Just(1u8), 3 => Just(2u8), 3 => Just(IMPASSABLE)]
+    prop_oneof![
+        10 => Just(0u8),
+        4 => Just(1u8),
+        3 => Just(2u8),
+        3 => Just(IMPASSABLE),
+        3 => Just(4u8),
+        2 => Just(5u8),
+    ]
 }
 
 fn occupant() -> impl Strategy<Value = u8> {
@@ -151,12 +167,17 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     allowance(),
                     basis(),
                 ),
+                (
+                    prop::option::of((0..400u32, 0..20u8, 0..20u8)),
+                    any::<bool>(),
+                ),
             )
         })
         .prop_map(
             |(
                 (grid, width, height, terrain, occupant, stops, start_is_stop),
                 (kind, start, facing, diag, veers_used, start_occupied, left, basis),
+                (rolls, contest),
             )| Scenario {
                 grid,
                 width,
@@ -173,6 +194,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 start_occupied,
                 left,
                 basis,
+                rolls,
+                contest,
             },
         )
 }
@@ -211,6 +234,7 @@ fn build(s: &Scenario) -> Built {
     };
     let mut rules = ruleset(rules_name);
     rules.grid = s.grid;
+    rules.contest = s.contest;
     let mut stops = s.stops.clone();
     if s.start_is_stop {
         stops.push(cell);
@@ -228,6 +252,18 @@ fn build(s: &Scenario) -> Built {
             stops,
         },
     );
+    let mover = match s.rolls {
+        None => mover,
+        Some((weight, dex, foe_dex)) => {
+            // Every hostile cell is contestable; Dexterity varies by cell.
+            let foes = board
+                .cells()
+                .filter(|&c| board.occupant_at(c) == 2)
+                .map(|c| (c, foe_dex.wrapping_add((c.x * 3 + c.y) as u8) % 20))
+                .collect();
+            mover.with_rolls(RollFacts::new(cell, weight, dex, foes))
+        }
+    };
     let horse = matches!(s.kind, Kind::Horse { .. });
     let facing = if horse {
         let headings: Vec<Dir> = s.grid.headings().collect();
@@ -269,8 +305,8 @@ proptest! {
     fn reach_matches_brute_force_and_paths_replay(s in scenario()) {
         let b = build(&s);
         let reach = reachable(&b.board, &b.mover, b.start, b.left);
-        let ours: BTreeMap<(Cell, Dir), Mp> =
-            reach.ends().iter().map(|e| ((e.cell, e.facing), e.cost)).collect();
+        let ours: BTreeMap<(Cell, Dir), (bool, Mp)> =
+            reach.ends().iter().map(|e| ((e.cell, e.facing), e.rank())).collect();
         prop_assert_eq!(ours.len(), reach.ends().len(), "duplicate ends");
         let oracle = brute_force(&b.board, &b.mover, b.start, b.left);
         prop_assert_eq!(&ours, &oracle);
@@ -278,11 +314,30 @@ proptest! {
             let path = reach.path(end);
             let mut pose = b.start;
             let mut spent = Mp::ZERO;
+            let mut rolls = 0;
             for (i, &step) in path.iter().enumerate() {
-                match b.mover.try_step_within(&b.board, &pose, step, b.left - spent) {
-                    Ok((p, c)) => {
+                match b.mover.try_step_gamble(&b.board, &pose, step) {
+                    Ok((p, c, gamble)) if c <= b.left - spent => {
+                        // (c) A path through a chance step: it is the end's reported roll,
+                        // and a failure stops where and at what cost the end says.
+                        if let Some(g) = gamble {
+                            rolls += 1;
+                            let r = end.roll.expect("a path through a roll reports it");
+                            let stop = failed(&pose);
+                            prop_assert_eq!(r.step as usize, i);
+                            prop_assert_eq!(r.gamble, g);
+                            prop_assert_eq!(r.chance, g.chance());
+                            prop_assert_eq!((r.fail_cell, r.fail_facing), (stop.cell, stop.facing));
+                            prop_assert_eq!(r.fail_cost, spent + g.fail_cost());
+                            prop_assert!(r.fail_cost <= end.cost);
+                        }
                         pose = p;
                         spent += c;
+                    }
+                    Ok((_, c, _)) => {
+                        return Err(TestCaseError::fail(format!(
+                            "end {end:?}: step {i} {step:?} of {path:?} costs {c}, too dear"
+                        )));
                     }
                     Err(why) => {
                         return Err(TestCaseError::fail(format!(
@@ -291,6 +346,7 @@ proptest! {
                     }
                 }
             }
+            prop_assert_eq!(rolls, usize::from(end.roll.is_some()), "one roll per path");
             prop_assert_eq!(spent, end.cost, "path {:?} to {:?}", path, end);
             prop_assert_eq!((pose.cell, pose.facing), (end.cell, end.facing), "path {:?}", path);
         }
@@ -359,6 +415,7 @@ fn allowance_left(g: &mut Game, id: &str) -> Mp {
 #[test]
 fn reach_paths_are_accepted_as_orders() {
     let mut replayed = 0;
+    let mut rolled = 0;
     for (path, level) in levels() {
         let grid = level.rules.grid;
         let mut probe = Game::new(&level, SEED);
@@ -412,26 +469,42 @@ fn reach_paths_are_accepted_as_orders() {
                         panic!("{}: {order} to {end:?} refused: {why}", path.display());
                     }
                     let after = allowance_left(&mut g, &id);
-                    assert_eq!(
-                        before - after,
-                        end.cost,
-                        "{}: {order} should cost {}",
-                        path.display(),
-                        end.cost
-                    );
                     let snap = g.snapshot();
                     let f = snap.figures.iter().find(|f| f.id == id).expect("figure");
+                    // An end behind a roll (D17, R4): the order is accepted either way; a
+                    // failed roll stops the figure where and at what cost the end says.
+                    let stopped = end.roll.filter(|r| {
+                        f.cell == [r.fail_cell.x, r.fail_cell.y] && before - after == r.fail_cost
+                    });
+                    let (cost, cell, facing) = match stopped {
+                        Some(r) => (r.fail_cost, r.fail_cell, r.fail_facing),
+                        None => (end.cost, end.cell, end.facing),
+                    };
+                    assert_eq!(
+                        before - after,
+                        cost,
+                        "{}: {order} should cost {cost}",
+                        path.display(),
+                    );
                     assert_eq!(
                         (f.cell, f.facing.as_str()),
-                        ([end.cell.x, end.cell.y], grid.dir_name(end.facing)),
+                        ([cell.x, cell.y], grid.dir_name(facing)),
                         "{}: {order}",
                         path.display()
                     );
+                    if end.roll.is_some() {
+                        assert!(!g.can_undo(), "undo stops at the roll");
+                        rolled += 1;
+                    }
                     replayed += 1;
                 }
             }
         }
     }
     assert!(replayed > 0, "no path was replayed");
+    assert!(
+        rolled > 0,
+        "no path through a roll was replayed (levels/realms_hedgerow.ron)"
+    );
     eprintln!("reach_props: {replayed} reach paths replayed as orders");
 }

@@ -5,6 +5,7 @@
 mod ai;
 mod cards;
 mod charges;
+mod fire;
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;

@@ -474,6 +474,9 @@ pub(super) fn grid_name(g: GridKind) -> &'static str {
     }
 }
 
+/// D17: the heaviest obstacle a legend may declare (a castle gate is lighter).
+pub(super) const MAX_OBSTACLE_LB: u32 = 100_000;
+
 pub(super) fn check_terrain(ch: char, t: &Terrain, cx: &mut Ctx) {
     let key = ch.to_string();
     if t.name.trim().is_empty() {
@@ -490,6 +493,17 @@ pub(super) fn check_terrain(ch: char, t: &Terrain, cx: &mut Ctx) {
             format!(
                 "terrain {ch:?} costs {c}: expected a positive multiplier up to {MAX_AMOUNT}, or \
                  None for impassable"
+            ),
+        );
+    }
+    if let Some(w) = t.obstacle
+        && !(1..=MAX_OBSTACLE_LB).contains(&w)
+    {
+        cx.err(
+            &[P::F("legend"), P::K(&key), P::F("obstacle")],
+            format!(
+                "terrain {ch:?} is an obstacle of {w} lb: expected a weight from 1 to \
+                 {MAX_OBSTACLE_LB} lb (D17), or no `obstacle`"
             ),
         );
     }

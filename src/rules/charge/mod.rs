@@ -203,3 +203,5 @@ mod walk;
 pub use walk::*;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ride;

@@ -22,6 +22,10 @@ use crate::rules::mp::Mp;
 use crate::rules::ruleset::TroopType;
 use serde::{Deserialize, Serialize};
 
+mod closing;
+pub use closing::closing_distance;
+use closing::closing_moves;
+
 /// C3: any critical hit against armour class 4 or better shatters the lance …
 pub const LANCE_BREAK_ARMOUR: u8 = 4;
 /// … otherwise it breaks on 1–10, hit or miss.
@@ -199,6 +203,9 @@ pub struct RideEnd {
     pub gait: Gait,
     /// Targets it never reached (released, C6).
     pub released: Vec<usize>,
+    /// Where the horse stood when each designated target came within its rider's reach:
+    /// (target, cell), in order (C5) — after any TAC move the target made as it closed.
+    pub struck_at: Vec<(usize, Cell)>,
 }
 
 struct Live {
@@ -234,6 +241,7 @@ pub fn ride_all<D: Dice>(
         answers: facts.answers.clone(),
         troops: facts.troops.clone(),
         mutual_units: Vec::new(),
+        tac_moved: Vec::new(),
     };
     let mut lives: Vec<Option<Live>> = rides
         .into_iter()
@@ -350,6 +358,8 @@ struct State {
     answers: Vec<Option<Answer>>,
     troops: Vec<TroopType>,
     mutual_units: Vec<usize>,
+    /// Targets that have made their TAC move as a horse closed (one TAC card a turn, C5).
+    tac_moved: Vec<usize>,
 }
 
 /// True when `a`'s next cell comes no later in its half-move than `b`'s.
@@ -382,6 +392,9 @@ fn advance<D: Dice>(
     out: &mut Vec<Event>,
 ) -> bool {
     l.walker.figs = figs_of(fight);
+    if !l.walker.has_pending() && !l.walker.ended() && closing_moves(fight, t, l, st, r, out) {
+        return true;
+    }
     let (rider, mount) = (l.ride.rider, l.ride.mount);
     let Some(ev) = l.walker.next(&fight.board) else {
         return false;
@@ -819,9 +832,11 @@ fn blow<D: Dice>(
 }
 
 fn finish<D: Dice>(fight: &mut Fight, l: Live, r: &mut Roller<D>, out: &mut Vec<Event>) -> RideEnd {
-    let released: Vec<usize> = l.ride.targets[l.walker.struck.min(l.ride.targets.len())..].to_vec();
+    let unreached = &l.ride.targets[l.walker.struck.min(l.ride.targets.len())..];
+    let mut released: Vec<usize> = l.walker.released.iter().map(|x| x.0).collect();
+    released.extend_from_slice(unreached);
     let id = fight.fighters[l.ride.rider].id.clone();
-    for &x in &released {
+    for &x in unreached {
         r.event(
             out,
             format!(
@@ -840,5 +855,11 @@ fn finish<D: Dice>(fight: &mut Fight, l: Live, r: &mut Roller<D>, out: &mut Vec<
         charged_at: l.ride.gait,
         gait: fight.fighters[l.ride.mount].gait,
         released,
+        struck_at: l
+            .walker
+            .strikes
+            .iter()
+            .map(|&(tg, i, _)| (tg, l.walker.cells[i]))
+            .collect(),
     }
 }

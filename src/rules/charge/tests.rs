@@ -18,6 +18,7 @@ fn board(grid: GridKind) -> Board {
         no_gallop: false,
         cover: blocks,
         blocks_sight: blocks,
+        obstacle: None,
     };
     Board::new(
         grid,

@@ -121,6 +121,10 @@ pub struct Walker {
     pub strikes: Vec<(usize, usize, Side)>,
     /// The figure whose stand the horse may cross (the target it just struck).
     pub crossable: Option<usize>,
+    /// Designated targets released from the order before their strike (C6): (figure, path
+    /// index). A target whose TAC card took it out of the horse's way (C5) is released so the
+    /// horse rides on to the next.
+    pub released: Vec<(usize, usize)>,
     /// Veers used before the current leg (a diagonal or hex leg adds one, H4).
     veers_base: u8,
     queue: Vec<Event>,
@@ -166,6 +170,7 @@ impl Walker {
             touched,
             strikes: Vec::new(),
             crossable: None,
+            released: Vec::new(),
             queue: Vec::new(),
             ended: false,
         }
@@ -202,7 +207,13 @@ impl Walker {
             return false;
         }
         let prev = self.targets[t.after - 1];
-        let Some(&(_, strike_at, _)) = self.strikes.iter().find(|s| s.0 == prev) else {
+        let Some(strike_at) = self
+            .strikes
+            .iter()
+            .find(|s| s.0 == prev)
+            .map(|s| s.1)
+            .or_else(|| self.released.iter().find(|r| r.0 == prev).map(|r| r.1))
+        else {
             return false;
         };
         let anchor = self
@@ -350,7 +361,19 @@ impl Walker {
         self.spent += cost;
         self.cells.push(pose.cell);
         let index = self.index();
+        self.meet(index);
+        Some(Event::Entered {
+            index,
+            cell: pose.cell,
+        })
+    }
+
+    /// Queues the strike points and the contacts due at the horse's present cell (path index
+    /// `index`): the designated targets within the rider's reach, in order (C5), and every
+    /// enemy newly touched (C6).
+    fn meet(&mut self, index: usize) {
         let grid = self.mover.grid;
+        let pose = self.pose;
         // C5: strike points of the designated targets, in order.
         while let Some(&t) = self.targets.get(self.struck) {
             if grid.distance(pose.cell, self.figs[t].cell) > self.reach {
@@ -383,10 +406,34 @@ impl Walker {
             self.contacts.push((i, index));
             self.queue.push(Event::Contact { fig: i });
         }
-        Some(Event::Entered {
-            index,
-            cell: pose.cell,
-        })
+    }
+
+    /// Looks again at the present cell after a figure moved as the horse closed (C5 TAC
+    /// movement): a target that stepped within reach is struck now, a figure that stepped
+    /// next to the horse is contacted now. True when something is due.
+    pub fn recheck(&mut self) -> bool {
+        if self.ended {
+            return false;
+        }
+        let before = self.queue.len();
+        self.meet(self.index());
+        self.queue.len() > before
+    }
+
+    /// C6: releases the next designated target from the order when the horse, riding on as
+    /// planned, would no longer come within reach of it (its TAC card took it out of the way,
+    /// C5), so that the horse rides on to the one after. True when it was released.
+    pub fn release_if_unreachable(&mut self, board: &Board) -> bool {
+        let Some(&t) = self.targets.get(self.struck) else {
+            return false;
+        };
+        let (probe, _) = dry_run(board, self.clone());
+        if probe.strikes.iter().any(|s| s.0 == t) {
+            return false;
+        }
+        self.released.push((t, self.index()));
+        self.struck += 1;
+        true
     }
 
     fn end(&mut self, why: EndReason) -> Event {

@@ -6,7 +6,7 @@ use crate::rules::board::Board;
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir, GridKind, StandShape, StandSide};
 use crate::rules::mp::Mp;
-use crate::rules::ruleset::Encumbrance;
+use crate::rules::ruleset::{Encumbrance, PrepareSpellLimits, TroopType};
 use serde::{Deserialize, Serialize};
 
 use super::cards::TacCard;
@@ -87,6 +87,25 @@ pub struct CombatState {
     pub missile_used: bool,
     /// A spell is prepared.
     pub prepared: bool,
+    /// PREPARE SPELL cards played towards the spell in hand (the `per_level` option: a spell
+    /// needs as many as its level).
+    #[serde(default)]
+    pub preparations: u8,
+    /// Its preparation was disturbed this turn: it prepares again only the following turn
+    /// (the `lost_when_disturbed` option).
+    #[serde(default)]
+    pub prepare_barred: bool,
+    /// Its blows were halved this phase for being caught preparing (the `halved_blows`
+    /// option).
+    #[serde(default)]
+    pub blows_halved: bool,
+    /// Friends this berserk has turned on (§6 FEROCITY: a failed calming); he treats them as
+    /// enemies until he calms.
+    #[serde(default)]
+    pub turned_on: Vec<String>,
+    /// The turn it last tried to calm a berserk friend (one try a turn).
+    #[serde(default)]
+    pub calm_turn: u32,
     /// Spells cast this turn.
     pub spells_cast: u8,
     /// Casting levels used this turn (MKL cap).
@@ -172,6 +191,8 @@ pub struct Fighter {
     pub move_basis: Mp,
     /// Named conditions (R1).
     pub conditions: Vec<String>,
+    /// Its troop type: K2's melee modifiers (a mount's is `Horse`).
+    pub troop: TroopType,
     /// What the fight has done to it.
     pub state: CombatState,
 }
@@ -280,6 +301,34 @@ pub struct Fight {
     pub round: u32,
     /// Condition names the ruleset defines (spells need theirs, R1).
     pub conditions: Vec<String>,
+    /// D6: the engagements that began in the first half-move, whose TMM attacker is the first
+    /// initiative's winner; `None` when none did (or nobody recorded them).
+    pub first_half: Option<FirstHalf>,
+    /// K2's melee modifiers count on this fight's blows: set when a melee phase begins
+    /// ([`super::flow::begin_phase`]); a movement charge (`rules::charge`) adds its own K2.
+    pub melee_k2: bool,
+    /// The ruleset's §6 PREPARE SPELL options.
+    pub prepare: PrepareSpellLimits,
+}
+
+/// D6: "step #1 initiative applying in those cases where contact was made in the first phase
+/// of movement" — who won the first initiative, and which pairs of figures were engaged when
+/// the first half-move ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstHalf {
+    /// The side that won the turn's first initiative (D1).
+    pub attacker: u8,
+    /// Figure id pairs engaged at the end of the first half-move.
+    pub pairs: Vec<(String, String)>,
+}
+
+impl FirstHalf {
+    /// Were `a` and `b` engaged at the end of the first half-move?
+    pub fn engaged(&self, a: &str, b: &str) -> bool {
+        self.pairs
+            .iter()
+            .any(|(x, y)| (x == a && y == b) || (x == b && y == a))
+    }
 }
 
 impl Fight {
@@ -348,7 +397,6 @@ impl Fight {
     pub fn enemies_near(&self, map: &CellMap, i: usize, r: i32) -> Vec<usize> {
         let g = self.grid();
         let c = self.fighters[i].cell;
-        let side = self.fighters[i].side;
         let mut v = Vec::new();
         for dy in -r..=r {
             for dx in -r - 1..=r + 1 {
@@ -359,7 +407,7 @@ impl Fight {
                 let mut k = map.head[(cc.y * map.w + cc.x) as usize];
                 while k != 0 {
                     let j = k as usize - 1;
-                    if self.fighters[j].side != side {
+                    if self.hostile(i, j) {
                         v.push(j);
                     }
                     k = map.next[j];
@@ -416,11 +464,19 @@ impl Fight {
 
     /// Enemies of `i` still up (a riderless horse is nobody's enemy).
     pub fn enemies(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let side = self.fighters[i].side;
         (0..self.fighters.len()).filter(move |&j| {
             let f = &self.fighters[j];
-            f.side != side && f.is_up() && !(f.is_mount() && f.rider.is_none())
+            self.hostile(i, j) && f.is_up() && !(f.is_mount() && f.rider.is_none())
         })
+    }
+
+    /// Do `a` and `b` fight each other? Different sides, or a berserk and a friend he has
+    /// turned on (§6 FEROCITY), either way round.
+    pub fn hostile(&self, a: usize, b: usize) -> bool {
+        let (fa, fb) = (&self.fighters[a], &self.fighters[b]);
+        fa.side != fb.side
+            || (!fa.state.turned_on.is_empty() && fa.state.turned_on.contains(&fb.id))
+            || (!fb.state.turned_on.is_empty() && fb.state.turned_on.contains(&fa.id))
     }
 
     /// True when `a` touches the frontal side of an enemy `b` (D16: engaged).

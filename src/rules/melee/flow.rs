@@ -173,6 +173,7 @@ pub fn begin_turn(fight: &mut Fight) {
         s.shots = 0;
         s.spells_cast = 0;
         s.spell_levels = 0;
+        s.prepare_barred = false;
     }
 }
 
@@ -180,6 +181,7 @@ pub fn begin_turn(fight: &mut Fight) {
 /// included), TAC cards and the phase's counters cleared.
 pub fn begin_phase(fight: &mut Fight) {
     fight.round = 0;
+    fight.melee_k2 = true;
     for f in &mut fight.fighters {
         f.blows = f.phase_blows();
         let s = &mut f.state;
@@ -192,7 +194,9 @@ pub fn begin_phase(fight: &mut Fight) {
         s.fresh_contact = false;
         s.moved_against = false;
         s.melee_gait = None;
+        s.blows_halved = false;
     }
+    super::prepare::begin_phase(fight);
 }
 
 /// End of a melee phase: a berserk with no enemy left in sight rolls to calm down (d100 at or
@@ -215,6 +219,7 @@ pub fn end_phase<D: Dice>(fight: &mut Fight, dice: &mut D) -> Vec<Event> {
         if v <= need {
             let f = &mut fight.fighters[i];
             f.state.berserk = false;
+            f.state.turned_on.clear();
             let low = f.body * 100 < f.body_max * seed::STUPOR_BELOW_PERCENT;
             f.state.stupor = low;
             r.event(

@@ -8,6 +8,7 @@
 //! the desktop game the hand of cards ([`hand::hand`]) and the odds ([`attack::odds`]).
 
 pub mod attack;
+pub mod berserk;
 pub mod cards;
 pub mod effects;
 pub mod fight;
@@ -15,6 +16,7 @@ pub mod flow;
 pub mod grapple;
 pub mod hand;
 pub mod moves;
+pub mod prepare;
 pub mod resolve;
 pub mod spells;
 pub mod tables;
@@ -28,6 +30,8 @@ mod tests_audit;
 mod tests_cards;
 #[cfg(test)]
 mod tests_more;
+#[cfg(test)]
+mod tests_rules;
 
 use serde::Serialize;
 

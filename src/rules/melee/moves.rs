@@ -124,6 +124,31 @@ pub fn dodge_ok(sit: &Situation, i: usize, d: DodgeDir) -> Result<(), Ineligible
     Ok(())
 }
 
+/// §6 DODGE: "Dogs, wolves, and cats automatically dodge when not charging, without
+/// expending blows." Figure `i` is such a beast (`AgileBeast`), up, on its feet, neither
+/// stunned nor held nor holding, and not charging — *our reading:* its TAC card of this melee
+/// phase is not CHARGE — with ½" of free space to one of its three dodge sides (the room any
+/// dodge needs).
+pub fn auto_dodges(fight: &Fight, i: usize) -> bool {
+    let me = &fight.fighters[i];
+    me.profile.kind == Kind::AgileBeast
+        && me.is_up()
+        && !me.state.berserk
+        && me.state.posture == Posture::Standing
+        && me.state.stunned == 0
+        && me.state.restraining.is_none()
+        && me.state.restrained_by.is_empty()
+        && super::attack::tac_of(fight, i) != Some(TacCard::Charge)
+        && [DodgeDir::Left, DodgeDir::Right, DodgeDir::Back]
+            .into_iter()
+            .any(|d| {
+                fight.free(
+                    fight.grid().neighbour(me.cell, fight.dodge_dir(i, d)),
+                    false,
+                )
+            })
+}
+
 /// Horse cards' eligibility.
 pub fn horse_ok(sit: &Situation, i: usize, h: &HorseCard) -> Result<(), Ineligible> {
     let fight = sit.fight;
@@ -157,7 +182,7 @@ pub fn horse_ok(sit: &Situation, i: usize, h: &HorseCard) -> Result<(), Ineligib
                 return no("§6 TRAMPLE", format!("there is no figure {target:?}"));
             };
             let f = &fight.fighters[j];
-            if f.side == me.side || !f.is_up() {
+            if !fight.hostile(i, j) || !f.is_up() {
                 return no("§6 TRAMPLE", format!("{target} is no enemy in the fight"));
             }
             if f.state.posture != Posture::Prone {
@@ -190,7 +215,7 @@ pub fn horse_ok(sit: &Situation, i: usize, h: &HorseCard) -> Result<(), Ineligib
                 );
             };
             let f = &fight.fighters[j];
-            if !f.is_mount() || f.side == me.side || !f.is_up() || f.state.hamstrung {
+            if !f.is_mount() || !fight.hostile(i, j) || !f.is_up() || f.state.hamstrung {
                 return no(
                     "§6 HAMSTRING HORSE",
                     format!("{target} is no enemy horse standing"),

@@ -73,6 +73,7 @@ pub fn resolve<D: Dice>(
     let mut plays: Vec<Option<Cow<Choice>>> = vec![None; n];
     let stunned_at_start: Vec<bool> = fight.fighters.iter().map(|f| f.state.stunned > 0).collect();
     let staggered_at_start: Vec<bool> = fight.fighters.iter().map(|f| f.state.staggered).collect();
+    let preparing = super::prepare::watch(fight);
     // Who was in contact when the round began (needed only for those joining, D8).
     let contact_at_start: Vec<bool> = (0..n)
         .map(|i| {
@@ -163,14 +164,15 @@ pub fn resolve<D: Dice>(
     }
     let cards = |i: usize| plays[i].as_ref().map_or(&[][..], |c| &c.melee[..]);
     let mut facts = RoundFacts::new(n);
-    for (guard, play) in facts.guards.iter_mut().zip(&plays) {
+    for (i, (guard, play)) in facts.guards.iter_mut().zip(&plays).enumerate() {
         *guard = match play {
             Some(c) => Guard::from_cards(&c.melee),
             None => Guard {
                 psp: true,
                 ..Guard::default()
             },
-        };
+        }
+        .with_auto_dodge(fight, i);
     }
     for g in guesses {
         let right = cards(g.dodger).contains(&MeleeCard::Dodge(g.dir));
@@ -197,11 +199,7 @@ pub fn resolve<D: Dice>(
                     sheathe,
                 } => out.push(Event::say(draw(fight, t, i, *weapon, *shield, *sheathe))),
                 MeleeCard::PrepareSpell => {
-                    fight.fighters[i].state.prepared = true;
-                    out.push(Event::say(format!(
-                        "{} prepares a spell.",
-                        fight.fighters[i].id
-                    )));
+                    out.push(Event::say(super::prepare::prepare(fight, i)));
                 }
                 MeleeCard::Reload => {
                     let f = &mut fight.fighters[i];
@@ -409,7 +407,7 @@ pub fn resolve<D: Dice>(
     for (a, b) in pairs {
         {
             let (fa, fb) = (&fight.fighters[a], &fight.fighters[b]);
-            if fa.side == fb.side
+            if !fight.hostile(a, b)
                 || !fa.is_up()
                 || !fb.is_up()
                 || fight.unit_of(a) != a
@@ -514,6 +512,7 @@ pub fn resolve<D: Dice>(
             );
         }
     }
+    super::prepare::disturbed(fight, &preparing, &facts.struck, &mut out);
     // End of the round.
     let round = fight.round;
     for (i, f) in fight.fighters.iter_mut().enumerate() {

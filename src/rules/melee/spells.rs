@@ -33,16 +33,15 @@ pub fn castable(
     if !me.profile.spells.iter().any(|k| k == spell) {
         return no(format!("{} does not know {}", me.id, s.name));
     }
-    let prepared = me.state.prepared
-        || sit
-            .with
-            .iter()
-            .any(|c| matches!(c, super::cards::MeleeCard::PrepareSpell));
-    if me.profile.caster == Caster::Mage && !me.state.prepared {
-        return no(if prepared {
+    let preparing = sit
+        .with
+        .iter()
+        .any(|c| matches!(c, super::cards::MeleeCard::PrepareSpell));
+    if let Err(why) = super::prepare::cast_ready(fight, i, s.level) {
+        return no(if preparing && !me.state.prepared {
             "PREPARE SPELL takes its own card round before CAST SPELL".to_string()
         } else {
-            "a Mage must play PREPARE SPELL first".to_string()
+            why
         });
     }
     if me.state.spells_cast > 0 && me.state.spell_levels + s.level > me.profile.mkl {
@@ -115,6 +114,7 @@ pub(crate) fn cast<D: Dice>(
         st.spells_cast += 1;
         st.spell_levels += s.level;
         st.prepared = false;
+        st.preparations = 0;
     }
     if !fight.fighters[j].is_up() {
         r.event(

@@ -48,6 +48,9 @@ pub mod seed {
     /// Berserk calms when a d100 is at or under 20 + IQ + Wisdom, rolled each turn without
     /// enemies (§6).
     pub const BERSERK_CALM: u32 = 20;
+    /// A friend who tries to calm a berserk is turned on with 50% less the berserk's IQ and
+    /// Wisdom (§6 FEROCITY).
+    pub const BERSERK_TURN_ON: i32 = 50;
     /// A calmed berserk below this share of his body points falls into a stupor (§6).
     pub const STUPOR_BELOW_PERCENT: i32 = 50;
     /// … and has a quarter of his capabilities (§6).

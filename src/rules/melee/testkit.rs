@@ -21,6 +21,7 @@ pub fn board(grid: GridKind, w: i32, h: i32) -> Board {
         no_gallop: false,
         cover: false,
         blocks_sight: false,
+        obstacle: None,
     };
     let wall = Terrain {
         name: "wall".into(),
@@ -72,6 +73,7 @@ pub fn figures(
         gait: Gait::Walk,
         move_basis: per(tpl.rate),
         conditions: tpl.conditions.clone(),
+        troop: tpl.troop,
         state: CombatState::default(),
     }];
     if tpl.horse_class.is_some() {
@@ -108,6 +110,7 @@ pub fn figures(
             gait: Gait::Walk,
             move_basis: per(walk),
             conditions: Vec::new(),
+            troop: crate::rules::ruleset::TroopType::Horse,
             state: CombatState::default(),
         });
     }
@@ -141,6 +144,9 @@ pub fn fight(mut board: Board, groups: Vec<Vec<Fighter>>, conditions: &[&str]) -
         attacker: 0,
         round: 1,
         conditions: conditions.iter().map(|s| s.to_string()).collect(),
+        first_half: None,
+        melee_k2: false,
+        prepare: Default::default(),
     }
 }
 

@@ -136,6 +136,7 @@ pub(super) fn charge_move(
         a.charge = None;
         a.charged = true;
     }
+
     sync_occupancy(world);
     let tid = id_of(world, target);
     say(
@@ -158,10 +159,19 @@ pub(super) fn charge_move(
         say(world, format!("{unit} takes the hex {hex} (A16)."));
     } else if world.get_entity(e).is_ok() {
         let at = cell_of(world, e);
+        let left = world.get::<Allowance>(m).map_or(Mp::ZERO, |a| a.left);
+        let tid = id_of(world, target);
+        let how = if world.get::<RidingOn>(e).is_some() {
+            format!("it may stay, dismount or move on (even Charge again) with its {left} MF left")
+        } else {
+            "it may stay or move on on foot".to_string()
+        };
         say(
             world,
             format!(
-                "{unit} stays at {at}: the hex is still held (our reading: no stacking with the enemy)."
+                "{unit} stays in contact with {tid} at {at}: the hex is still held and units do not \
+                 share a hex here (D10a); {how}, but may not fire in the advancing fire phase. \
+                 Staying, it and {tid} are locked in close combat in the melee phase (A16)."
             ),
         );
     }
@@ -304,7 +314,7 @@ fn fire_words(r: FireResult) -> &'static str {
 }
 
 /// A fire result on a personnel unit; broken Cavalry bails out and its horse bolts (A13).
-fn apply_to(world: &mut World, u: Entity, r: FireResult, out: &mut Vec<Event>) {
+pub(crate) fn apply_to(world: &mut World, u: Entity, r: FireResult, out: &mut Vec<Event>) {
     let id = id_of(world, u);
     let mut r = r;
     if r == FireResult::Reduced {
@@ -349,7 +359,7 @@ fn apply_to(world: &mut World, u: Entity, r: FireResult, out: &mut Vec<Event>) {
 }
 
 /// A14: what fire does to the horses; the rider of a lost horse bails out.
-fn apply_to_horses(
+pub(crate) fn apply_to_horses(
     world: &mut World,
     rider: Entity,
     m: Entity,

@@ -211,6 +211,7 @@ mod tests {
             no_gallop: false,
             cover: false,
             blocks_sight: false,
+            obstacle: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The end-to-end self-test behind the hidden `warhorse --e2e DIR` flag: once the level is on
 //! screen, it drives the real window with synthetic input — the cursor is put on a figure of
 //! the side to move and the left button pressed and released as the windowing layer would
-//! report it, then the same on the farthest reachable cell — and checks through the game
+//! report it (a fire phase waiting for a side first ended with Enter, as a player would), then the same on the farthest reachable cell — and checks through the game
 //! itself that the figure moved along exactly the previewed path. It saves screenshots
 //! (`preview.png` with the path previewed, `moved.png` after the move) under `DIR`, measures
 //! frame times, prints one `E2E PASS …` or `E2E FAIL …` line and exits accordingly.
@@ -17,6 +17,7 @@ use crate::ui::bridge::{ActiveGame, GameView, Mirror};
 use crate::ui::camera::MapCamera;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -67,6 +68,8 @@ struct Driver {
     target_px: Vec2,
     steps: Vec<crate::rules::movement::Step>,
     shot: Option<PathBuf>,
+    /// Enter is held down (to be released on the next beat).
+    enter_down: bool,
     frame_ms: Vec<f64>,
 }
 
@@ -92,6 +95,7 @@ type Cam<'w, 's> = Single<'w, 's, (&'static Camera, &'static GlobalTransform), W
 struct Input<'w> {
     moved: MessageWriter<'w, CursorMoved>,
     buttons: MessageWriter<'w, MouseButtonInput>,
+    keys: MessageWriter<'w, KeyboardInput>,
     exit: MessageWriter<'w, AppExit>,
 }
 
@@ -109,6 +113,17 @@ impl Input<'_> {
         self.buttons.write(MouseButtonInput {
             button: MouseButton::Left,
             state,
+            window: win,
+        });
+    }
+
+    fn enter(&mut self, win: Entity, state: ButtonState) {
+        self.keys.write(KeyboardInput {
+            key_code: KeyCode::Enter,
+            logical_key: Key::Enter,
+            state,
+            text: None,
+            repeat: false,
             window: win,
         });
     }
@@ -158,11 +173,19 @@ fn drive(
     d.wait_until = frame + 4;
     let failed = match stage {
         0 => {
-            d.stage = if frame >= WARMUP && rects.left > 0.0 {
-                1
-            } else {
-                0
-            };
+            let ready = frame >= WARMUP && rects.left > 0.0;
+            d.stage = 0;
+            if ready && d.enter_down {
+                input.enter(win, ButtonState::Released);
+                d.enter_down = false;
+            } else if ready && view.side_to_move.is_some() && !view.phase.is_half_move() {
+                // A fire phase waits for this side (D3): end its turn to act with Enter, as a
+                // player with nothing to shoot at would.
+                input.enter(win, ButtonState::Pressed);
+                d.enter_down = true;
+            } else if ready && view.phase.is_half_move() {
+                d.stage = 1;
+            }
             None
         }
         1 => match choose(

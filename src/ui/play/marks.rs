@@ -133,7 +133,11 @@ pub fn draw_reach_marks(
                     Transform::from_translation(at.extend(Z_MARKS)),
                 ));
                 if end.cell != r.start.cell {
-                    let text = end.cost.to_string();
+                    // D17/R4: a cell behind a roll shows its chance beside the cost.
+                    let text = match &end.roll {
+                        Some(roll) => format!("{} · {}", end.cost, roll.chance),
+                        None => end.cost.to_string(),
+                    };
                     cell.with_child((
                         CostLabel(text.clone()),
                         Text2d::new(text),

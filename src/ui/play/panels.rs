@@ -158,9 +158,14 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
     ui.horizontal_wrapped(|ui| {
         ui.heading(format!("Turn {}", view.turn));
         ui.label(egui::RichText::new(view.phase.label()).strong());
+        let verb = if view.phase.is_half_move() {
+            "move"
+        } else {
+            "act"
+        };
         match view.side_to_move {
             Some(s) => ui.label(
-                egui::RichText::new(format!("{} to move", view.side_name(s)))
+                egui::RichText::new(format!("{} to {verb}", view.side_name(s)))
                     .color(GOLD)
                     .strong(),
             ),
@@ -172,7 +177,13 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
         let end = ui
             .add_enabled(
                 view.side_to_move.is_some(),
-                egui::Button::new("End side's half-move (Enter)"),
+                egui::Button::new(
+                    if view.side_to_move.is_some() && !view.phase.is_half_move() {
+                        "End side's turn to act (Enter)"
+                    } else {
+                        "End side's half-move (Enter)"
+                    },
+                ),
             )
             .on_disabled_hover_text("Nobody moves now: make the choices in the overlay.");
         if end.clicked() {
@@ -221,7 +232,13 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
     ui.add_space(4.0);
     let status = if feedback.status.is_empty() {
         match view.side_to_move {
-            Some(s) => format!("{} to move: click a figure.", view.side_name(s)),
+            Some(s) if view.phase.is_half_move() => {
+                format!("{} to move: click a figure.", view.side_name(s))
+            }
+            Some(s) => format!(
+                "{} to act: shoot or cast in the overlay, or end the turn to act (Enter).",
+                view.side_name(s)
+            ),
             None => String::new(),
         }
     } else {

@@ -133,15 +133,30 @@ pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPrevi
     let mut poses = vec![view.start];
     let mut pose = view.start;
     for &s in &steps {
-        let (next, _) = view.mover.try_step(&view.board, &pose, s).ok()?;
+        let (next, _, _) = view.mover.try_step_gamble(&view.board, &pose, s).ok()?;
         poses.push(next);
         pose = next;
     }
-    let words = if steps.is_empty() {
+    let mut words = if steps.is_empty() {
         "stays as it is (Q / E: turn in place)".to_string()
     } else {
         steps_text(view.mover.grid, &steps)
     };
+    if let Some(r) = &end.roll {
+        // D17/R4: the path needs a roll; say the chance and what a failure leaves.
+        let what = match r.gamble {
+            crate::rules::chance::Gamble::Squeeze { .. } => "squeezing between obstacles (D17)",
+            crate::rules::chance::Gamble::Contest { .. } => "a contest for a hostile's cell (R4)",
+        };
+        words.push_str(&format!(
+            " — needs a roll at step {}: {what}, {} to get through; if it fails it stops at {}, \
+             cost {}",
+            r.step + 1,
+            r.chance,
+            r.fail_cell,
+            r.fail_cost
+        ));
+    }
     Some(PathPreview {
         unit: view.unit.clone(),
         revision: view.revision,
@@ -182,7 +197,10 @@ pub fn refresh_reach(
     current.0 = match (wanted, active) {
         (Some(u), Some(mut a)) => {
             let revision = a.revision;
-            reach_view_of(&mut a.game, u, revision, view.side_to_move)
+            // Only a half-move moves figures; in a fire phase's turn to act (D3) the reach of
+            // one's own figures would only invite refused moves.
+            let mover = view.side_to_move.filter(|_| view.phase.is_half_move());
+            reach_view_of(&mut a.game, u, revision, mover)
         }
         _ => None,
     };

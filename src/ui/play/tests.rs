@@ -13,7 +13,13 @@ use crate::ui::counters::CounterOf;
 
 fn app(seed: u64) -> App {
     let level = default_level().expect("default level");
-    headless_app(Game::new(&level, seed), level)
+    let mut g = Game::new(&level, seed);
+    // The archers' fire phase (D3) comes first; these tests start at the first half-move.
+    while !g.phase().is_half_move() {
+        g.order(&crate::sim::orders::Order::EndSide)
+            .expect("ends a fire sub-step");
+    }
+    headless_app(g, level)
 }
 
 fn act(app: &mut App, a: PlayAction) {
@@ -129,18 +135,19 @@ fn mounting_something_that_is_not_a_steed_is_refused_by_the_rules() {
 #[test]
 fn orders_without_a_selection_ask_for_one() {
     let mut app = app(1);
-    act(&mut app, PlayAction::Gait(Gait::Trot));
-    let fb = feedback(&app);
-    assert!(!fb.refused && fb.status.contains("Select a figure"));
-    assert_eq!(
+    let given = |app: &App| {
         app.world()
             .non_send::<ActiveGame>()
             .game
             .record()
             .orders
-            .len(),
-        0
-    );
+            .len()
+    };
+    let before = given(&app);
+    act(&mut app, PlayAction::Gait(Gait::Trot));
+    let fb = feedback(&app);
+    assert!(!fb.refused && fb.status.contains("Select a figure"));
+    assert_eq!(given(&app), before, "no order was given");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 
 use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue, Picks};
 use super::charges::{ChargePicks, ChargeView};
+use super::fire::FireView;
 use super::handover::{ControlPoint, Handover};
 use super::host::GameHost;
 use super::saves::{AUTOSAVE, Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
@@ -40,6 +41,9 @@ pub enum ScreenAction {
     Guess(GuessDue, Option<GuessDir>),
     /// The charge orders (or answers) of the side at the computer, face down.
     Charges(Vec<crate::sim::orders::Order>),
+    /// A shot, a spell or the end of the side's turn to act in a fire phase (D3), given at
+    /// once.
+    Fire(crate::sim::orders::Order),
 }
 
 /// Actions queued by the egui code this frame.
@@ -212,6 +216,14 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
                 message(world, "Charge orders refused", errors.join("\n"));
             }
         }
+        ScreenAction::Fire(order) => {
+            let refused = GameHost::get(world).and_then(|game| game.order(&order).err());
+            GameHost::touched(world);
+            world.resource_mut::<FireView>().key = None;
+            if let Some(r) = refused {
+                message(world, "Refused", format!("{order}: {r}"));
+            }
+        }
         ScreenAction::Guess(due, dir) => {
             let refused = world.resource_scope(|world, cards: Mut<Cards>| {
                 let game = GameHost::get(world)?;
@@ -267,6 +279,7 @@ fn install(
     world.insert_resource(Picks::default());
     world.insert_resource(ChargePicks::default());
     world.insert_resource(ChargeView::default());
+    world.insert_resource(FireView::default());
     world.insert_resource(ScreenView::default());
     let mut o = world.resource_mut::<Overlays>();
     o.menu = false;
@@ -336,15 +349,23 @@ pub fn control_point(
             secret,
         };
     }
-    let side = game
-        .phase()
-        .is_half_move()
-        .then(|| game.app.world().resource::<TurnState>().side_to_move())
-        .flatten();
+    let side = acting_side(game);
     ControlPoint {
         side,
         secret: false,
     }
+}
+
+/// The side whose open (not secret) turn it is: the side moving in a half-move, or the side
+/// casting or firing in a fire phase's sub-step (D3).
+pub fn acting_side(game: &mut Game) -> Option<u8> {
+    if let Some(step) = crate::sim::fire::current_step(game.app.world()) {
+        return Some(step.side);
+    }
+    game.phase()
+        .is_half_move()
+        .then(|| game.app.world().resource::<TurnState>().side_to_move())
+        .flatten()
 }
 
 /// Leaves the start screen for the game when one was installed by someone else (the
@@ -369,6 +390,7 @@ pub fn watch_game(world: &mut World) {
         .get_non_send::<crate::ui::bridge::ActiveGame>()
         .map(|a| playable_controls(&a.level));
     let mut charges = world.resource::<ChargeView>().clone();
+    let mut fire = world.resource::<FireView>().clone();
     let saved = world.resource_scope(|world, cards: Mut<Cards>| {
         let game = GameHost::get(world)?;
         let turn = game.app.world().resource::<TurnState>().turn;
@@ -405,6 +427,18 @@ pub fn watch_game(world: &mut World) {
             _ => {
                 charges.overlay = None;
                 charges.key = None;
+            }
+        }
+        match cp.side.filter(|_| human && !handover.screen_up()) {
+            Some(side) if crate::sim::fire::waiting(game.app.world()) => {
+                if fire.key != key {
+                    fire.overlay = super::fire::overlay(game, side);
+                    fire.key = key;
+                }
+            }
+            _ => {
+                fire.overlay = None;
+                fire.key = None;
             }
         }
         match cp.side.filter(|_| human) {
@@ -455,6 +489,9 @@ pub fn watch_game(world: &mut World) {
     }
     if *world.resource::<ChargeView>() != charges {
         world.insert_resource(charges);
+    }
+    if *world.resource::<FireView>() != fire {
+        world.insert_resource(fire);
     }
     if let Some(Err(e)) = saved {
         notice(world, format!("Autosave failed: {e}"));

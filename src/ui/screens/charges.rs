@@ -7,6 +7,7 @@
 //! the order's validator gives — and the map draws the charger's lines of sight while its row
 //! is open. Between two humans the hand-over screen comes first, like for cards.
 
+use super::sight_lines::{LOS_CLEAR, Sighted, draw_sight_lines};
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
@@ -401,13 +402,6 @@ fn answerer_ui(ui: &mut egui::Ui, a: &Answerer, picks: &mut ChargePicks) {
     picks.answers.insert(a.unit.clone(), (tac, reply));
 }
 
-/// Colour of a clear line of sight to a target the figure may charge.
-const LOS_CLEAR: Color = Color::srgb(0.35, 0.95, 0.45);
-/// Colour of a clear line of sight to a target the rules refuse (too far, …).
-const LOS_REFUSED: Color = Color::srgb(0.95, 0.8, 0.3);
-/// Colour of a blocked line of sight.
-const LOS_BLOCKED: Color = Color::srgba(0.95, 0.3, 0.25, 0.8);
-
 /// Draws the focused charger's lines of sight to every enemy while the overlay is up.
 pub fn draw_lines_of_sight(
     view: Res<ChargeView>,
@@ -426,41 +420,20 @@ pub fn draw_lines_of_sight(
     let Some(d) = o.declare.iter().find(|d| &d.unit == focus) else {
         return;
     };
-    let at = |id: &str| {
-        mirrors
-            .iter()
-            .find(|(f, _)| f.0 == id)
-            .map(|(_, p)| layout.cell_to_world(p.0))
-    };
-    let Some(from) = at(&d.unit) else { return };
-    // The charger whose lines these are.
-    gizmos.circle_2d(
-        Isometry2d::from_translation(from),
-        layout.cell * 0.5,
-        Color::srgb(1.0, 0.85, 0.2),
+    let drawn = draw_sight_lines(
+        &mut gizmos,
+        &layout,
+        &mirrors,
+        &d.unit,
+        d.targets.iter().map(|t| Sighted {
+            id: &t.id,
+            in_sight: t.in_sight,
+            allowed: t.verdict.is_ok(),
+        }),
     );
     let chosen = picks.targets.get(&d.unit);
-    for t in &d.targets {
-        let Some(to) = at(&t.id) else { continue };
-        let colour = match (t.in_sight, &t.verdict) {
-            (false, _) => LOS_BLOCKED,
-            (true, Ok(())) => LOS_CLEAR,
-            (true, Err(_)) => LOS_REFUSED,
-        };
-        if t.in_sight {
-            gizmos.line_2d(from, to, colour);
-        } else {
-            // Blocked: a dashed line.
-            let n = ((to - from).length() / (layout.cell * 0.25))
-                .ceil()
-                .max(1.0) as usize;
-            for k in (0..n).step_by(2) {
-                let a = from.lerp(to, k as f32 / n as f32);
-                let b = from.lerp(to, ((k + 1) as f32 / n as f32).min(1.0));
-                gizmos.line_2d(a, b, colour);
-            }
-        }
-        if chosen.is_some_and(|c| c.contains(&t.id)) {
+    for (id, to) in drawn {
+        if chosen.is_some_and(|c| c.iter().any(|c| c == id)) {
             gizmos.circle_2d(
                 Isometry2d::from_translation(to),
                 layout.cell * 0.45,

@@ -113,6 +113,21 @@ pub const BINDINGS: &[Binding] = &[
         "Write the charge orders (none: no charge) or the answers",
     ),
     b(
+        "Fire",
+        "Click an enemy (or a spell's target)",
+        "Shoot once at it (or cast the spell) now; a greyed one says why not",
+    ),
+    b(
+        "Fire",
+        "Point at a shooter",
+        "Its lines of sight on the map, coloured as for charges",
+    ),
+    b(
+        "Fire",
+        "Done (Enter)",
+        "End the side's turn to cast or fire (D3)",
+    ),
+    b(
         "Hand-over",
         "Click anywhere",
         "The next player takes the computer",

@@ -13,6 +13,7 @@ pub mod ai_play;
 pub mod cards;
 pub mod catalogue;
 pub mod charges;
+pub mod fire;
 pub mod handover;
 pub mod host;
 pub mod keys;
@@ -20,6 +21,7 @@ pub mod markdown;
 pub mod melee_cards;
 pub mod menu;
 pub mod saves;
+pub mod sight_lines;
 pub mod start;
 
 pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
@@ -66,7 +68,7 @@ impl Plugin for ScreensPlugin {
         if app.is_plugin_added::<bevy::gizmos::GizmoPlugin>() {
             app.add_systems(
                 Update,
-                charges::draw_lines_of_sight
+                (charges::draw_lines_of_sight, fire::draw_fire_lines)
                     .after(PlaySet::View)
                     .run_if(in_state(Screen::Playing)),
             );
@@ -95,6 +97,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<ai_play::Explain>()
             .init_resource::<charges::ChargeView>()
             .init_resource::<charges::ChargePicks>()
+            .init_resource::<fire::FireView>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
             .configure_sets(
                 Update,
@@ -134,6 +137,7 @@ impl Plugin for ScreensPlugin {
                     menu::draw_playing.run_if(in_state(Screen::Playing)),
                     ai_play::draw_ai.run_if(in_state(Screen::Playing)),
                     charges::draw_charges.run_if(in_state(Screen::Playing)),
+                    fire::draw_fire.run_if(in_state(Screen::Playing)),
                     menu::draw_common,
                 )
                     .chain(),

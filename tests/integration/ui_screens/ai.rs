@@ -37,11 +37,12 @@ fn pace(app: &App) -> AiPace {
     app.world().resource::<AiPace>().clone()
 }
 
-/// Ends human half-moves (as a player pressing Enter would) until the computer must act.
+/// Ends human half-moves (as a player pressing Enter would) until the computer must act in a
+/// half-move (the archers' fire sub-steps, D3, are ended the same way).
 fn until_computer_acts(app: &mut App) {
     for _ in 0..40 {
         let controls = app.world().resource::<SideControls>().0.clone();
-        if !ai_sides_waiting(game(app), &controls).is_empty() {
+        if !ai_sides_waiting(game(app), &controls).is_empty() && game(app).phase().is_half_move() {
             return;
         }
         let g = game(app);

@@ -4,12 +4,16 @@
 //! [`Mover::try_step`], so a path the search reports is exactly a path the validator accepts.
 
 use super::board::Board;
+use super::chance::{Gamble, RollFacts, bash_chance};
 use super::gait::Gait;
 use super::grid::{Cell, Dir, GridKind};
-use super::mp::{Mp, SCALE};
+use super::mp::{Frac, Mp, SCALE};
 use super::ruleset::{FootTurn, HorseCosts, MoveStyle, Ruleset};
 use serde::{Deserialize, Serialize};
-use std::fmt;
+
+mod refusal;
+
+pub use refusal::StepRefusal;
 
 /// Left or right, for veers and the final adjustment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -82,71 +86,6 @@ impl Pose {
     }
 }
 
-/// Why a step is illegal, naming the rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StepRefusal {
-    /// Off the map.
-    OffMap(Cell),
-    /// Impassable terrain, or terrain a galloping horse may not enter (A10).
-    Impassable(Cell, String),
-    /// An enemy stands there (R4: hostiles only by a contest; D16).
-    Enemy(Cell),
-    /// The step is not one this kind of figure makes (e.g. `Go` for a horse).
-    WrongKind(&'static str),
-    /// H3–H5: pivots and backing only at a stand or walk.
-    NotAtThisGait(&'static str, Gait),
-    /// H4: a galloping horse has used its two veers.
-    VeerLimit(u8),
-    /// The figure already stopped (D16 contact, or settled).
-    Stopped,
-    /// A settle to a facing H6 / D16 does not allow.
-    BadSettle(Dir),
-    /// A pivot of zero or an impossible angle.
-    BadPivot(i8),
-    /// The step costs more than is left (H3: "the mount cannot execute the turn").
-    TooDear {
-        /// What the step costs.
-        cost: Mp,
-        /// What is left.
-        left: Mp,
-    },
-}
-
-impl fmt::Display for StepRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StepRefusal::OffMap(c) => write!(f, "{c} is off the map"),
-            StepRefusal::Impassable(c, t) => write!(f, "{c} is {t}: impassable (R3/A10)"),
-            StepRefusal::Enemy(c) => {
-                write!(f, "R4: {c} is held by an enemy; it cannot be entered")
-            }
-            StepRefusal::WrongKind(s) => write!(f, "{s}"),
-            StepRefusal::NotAtThisGait(what, g) => {
-                write!(f, "H3/H5: {what} only at a stand or walk, not at a {g}")
-            }
-            StepRefusal::VeerLimit(n) => {
-                write!(
-                    f,
-                    "H4: a galloping horse may veer at most {n} times in its move"
-                )
-            }
-            StepRefusal::Stopped => write!(
-                f,
-                "D16: the figure has stopped (it met an enemy's front or settled its facing)"
-            ),
-            StepRefusal::BadSettle(_) => write!(
-                f,
-                "H6/D16: the free final adjustment only lines a diagonal counter up with the \
-                 grid, or turns 45° after contact"
-            ),
-            StepRefusal::BadPivot(k) => write!(f, "no pivot of {k} steps for this figure"),
-            StepRefusal::TooDear { cost, left } => {
-                write!(f, "H3: it costs {cost} and only {left} is left")
-            }
-        }
-    }
-}
-
 /// A figure about to move, with everything the step rules need precomputed.
 #[derive(Clone, Debug)]
 pub struct Mover {
@@ -172,6 +111,16 @@ pub struct Mover {
     pub ally_mult: i64,
     /// D16: cells in contact with an enemy's front, where the figure must stop.
     pub stops: Vec<Cell>,
+    /// Mounted (D17: too wide to squeeze).
+    pub mounted: bool,
+    /// D17: per terrain id, the weight (lb) of an obstacle of that terrain.
+    pub obstacle: Vec<Option<u32>>,
+    /// R4: hostile cells may be contested (the ruleset's `contest`).
+    pub contest: bool,
+    /// What the figure brings to rolls; `None`: chance steps are refused ([`RollFacts`]).
+    pub rolls: Option<RollFacts>,
+    /// Some terrain of the board is an obstacle (D17); else no step checks for squeezes.
+    any_obstacle: bool,
 }
 
 /// The per-figure inputs to [`Mover::new`].
@@ -229,14 +178,99 @@ impl Mover {
             mult,
             ally_mult: rules.ally_pass_cost.raw(),
             stops,
+            mounted: spec.mounted,
+            obstacle: board.terrains.iter().map(|t| t.obstacle).collect(),
+            contest: rules.contest,
+            rolls: None,
+            any_obstacle: board.terrains.iter().any(|t| t.obstacle.is_some()),
         }
+    }
+
+    /// This mover with what it brings to rolls, so that it may take chance steps.
+    pub fn with_rolls(mut self, facts: RollFacts) -> Mover {
+        self.rolls = Some(facts);
+        self
+    }
+
+    /// True when some step of this mover could be a chance step (the search keeps rolled
+    /// and unrolled poses apart only then).
+    pub fn may_roll(&self) -> bool {
+        self.rolls
+            .as_ref()
+            .is_some_and(|r| self.any_obstacle || (self.contest && !r.foes.is_empty()))
+    }
+
+    /// D17: stepping from `from` towards `d` passes between two obstacles when the cells 45°
+    /// (squares) or 60° (hexes) either side of `d` are both obstacles. The obstacle it bashes
+    /// is the lighter (its choice): its terrain id and weight.
+    fn squeeze(&self, board: &Board, from: Cell, d: Dir) -> Option<(u8, u32)> {
+        let mut best: Option<(u8, u32)> = None;
+        for k in [-1, 1] {
+            let c = self.grid.neighbour(from, self.grid.rotate(d, k));
+            if !board.contains(c) {
+                return None;
+            }
+            let t = board.terrain[board.index(c)];
+            let w = self.obstacle.get(t as usize).copied().flatten()?;
+            if best.is_none_or(|(_, bw)| w < bw) {
+                best = Some((t, w));
+            }
+        }
+        best
+    }
+
+    /// The chance step, if any, of a step from `pose` towards `d` that lands in `to` (at
+    /// `hostile`'s Dexterity when `to` is a contested hostile cell), and its extra cost.
+    #[inline]
+    fn gamble(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        d: Dir,
+        to: Cell,
+        hostile: Option<u8>,
+    ) -> Result<Option<Gamble>, StepRefusal> {
+        let squeeze = if self.any_obstacle {
+            self.squeeze(board, pose.cell, d)
+        } else {
+            None
+        };
+        let gamble = match (squeeze, hostile) {
+            (None, None) => return Ok(None),
+            (Some(_), Some(_)) => return Err(StepRefusal::OneRoll),
+            (Some(_), None) if self.mounted => return Err(StepRefusal::TooWide(to)),
+            (Some((obstacle, weight)), None) => Gamble::Squeeze {
+                obstacle,
+                weight,
+                bash: bash_chance(weight, self.rolls.as_ref().map_or(0, |r| r.weight)),
+                cost: self.basis.scale(Frac::new(1, 4)),
+            },
+            (None, Some(theirs)) => Gamble::Contest {
+                at: to,
+                mine: self.rolls.as_ref().map_or(0, |r| r.dexterity),
+                theirs,
+            },
+        };
+        let Some(r) = &self.rolls else {
+            return Err(StepRefusal::NeedsRoll(to));
+        };
+        if pose.cell != r.home && board.occupant_at(pose.cell) != 0 {
+            return Err(StepRefusal::RollInCrowd(pose.cell));
+        }
+        Ok(Some(gamble))
     }
 
     /// The cost of entering `c` with a step whose open-ground cost is `base`, or why not.
     /// `named`: put the terrain's name in an `Impassable` refusal (a search does not read it
     /// and should not allocate it).
     #[inline(always)]
-    fn enter(&self, board: &Board, c: Cell, base: Mp, named: bool) -> Result<Mp, StepRefusal> {
+    fn enter(
+        &self,
+        board: &Board,
+        c: Cell,
+        base: Mp,
+        named: bool,
+    ) -> Result<(Mp, Option<u8>), StepRefusal> {
         if !board.contains(c) {
             return Err(StepRefusal::OffMap(c));
         }
@@ -250,19 +284,30 @@ impl Mover {
             };
             return Err(StepRefusal::Impassable(c, name));
         };
+        let mut hostile = None;
         match board.occupant[i] {
             0 => {}
             s if s == self.side => m = m.max(self.ally_mult),
-            _ => return Err(StepRefusal::Enemy(c)),
+            // R4: a hostile's cell only by a contest, passed at difficult-terrain cost.
+            _ => match self.rolls.as_ref().filter(|_| self.contest) {
+                Some(r) => match r.foe_at(c) {
+                    Some(dex) => {
+                        m = m.max(self.ally_mult);
+                        hostile = Some(dex);
+                    }
+                    None => return Err(StepRefusal::Enemy(c)),
+                },
+                None => return Err(StepRefusal::Enemy(c)),
+            },
         }
         // Whole multipliers (every shipped terrain) need no 128-bit division; the result is
         // the same exact product.
         if m % SCALE == 0
             && let Some(cost) = base.raw().checked_mul(m / SCALE)
         {
-            return Ok(Mp::from_raw(cost));
+            return Ok((Mp::from_raw(cost), hostile));
         }
-        Ok(base.mul_ratio(m, SCALE))
+        Ok((base.mul_ratio(m, SCALE), hostile))
     }
 
     /// D14: the cost of a foot figure turning by `k` direction steps.
@@ -308,7 +353,33 @@ impl Mover {
         pose: &Pose,
         step: Step,
     ) -> Result<(Pose, Mp), StepRefusal> {
+        match self.step(board, pose, step, true)? {
+            (p, c, None) => Ok((p, c)),
+            (p, _, Some(_)) => Err(StepRefusal::NeedsRoll(p.cell)),
+        }
+    }
+
+    /// [`Mover::try_step`] that also takes chance steps (D17, R4): the pose and cost if the
+    /// roll succeeds, and the [`Gamble`] to roll. A failed roll leaves the figure at
+    /// [`super::chance::failed`]`(pose)` having spent [`Gamble::fail_cost`].
+    pub fn try_step_gamble(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+    ) -> Result<(Pose, Mp, Option<Gamble>), StepRefusal> {
         self.step(board, pose, step, true)
+    }
+
+    /// [`Mover::try_step_gamble`] for searches (refusals without texts).
+    #[inline]
+    pub fn try_step_gamble_quiet(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+    ) -> Result<(Pose, Mp, Option<Gamble>), StepRefusal> {
+        self.step(board, pose, step, false)
     }
 
     /// [`Mover::try_step`] for searches: the same decision and cost, but an `Impassable`
@@ -320,7 +391,10 @@ impl Mover {
         pose: &Pose,
         step: Step,
     ) -> Result<(Pose, Mp), StepRefusal> {
-        self.step(board, pose, step, false)
+        match self.step(board, pose, step, false)? {
+            (p, c, None) => Ok((p, c)),
+            (p, _, Some(_)) => Err(StepRefusal::NeedsRoll(p.cell)),
+        }
     }
 
     /// The one implementation of a step; `named` as in `enter`. Inlined into both callers so
@@ -332,14 +406,18 @@ impl Mover {
         pose: &Pose,
         step: Step,
         named: bool,
-    ) -> Result<(Pose, Mp), StepRefusal> {
+    ) -> Result<(Pose, Mp, Option<Gamble>), StepRefusal> {
         if pose.settled || (pose.stopped && !matches!(step, Step::Settle(_))) {
             return Err(StepRefusal::Stopped);
         }
         let g = self.grid;
         let mut next = *pose;
         let walkish = matches!(self.gait, Gait::Halt | Gait::Walk);
-        let cost = match (self.style, step) {
+        // The direction of travel of a step that changes cells, and the hostile's Dexterity
+        // when it enters a contested cell (R4).
+        let mut travel = None;
+        let mut hostile = None;
+        let mut cost = match (self.style, step) {
             (_, Step::Settle(d)) => {
                 let (free, n) = self.free_facings(pose);
                 if d != pose.facing && !free[..n].contains(&d) {
@@ -349,12 +427,15 @@ impl Mover {
                 next.diag = None;
                 next.stopped = true;
                 next.settled = true;
-                return Ok((next, Mp::ZERO));
+                return Ok((next, Mp::ZERO, None));
             }
             (MoveStyle::Free, Step::Go(d)) => {
                 next.cell = g.neighbour(pose.cell, d);
                 next.facing = d;
-                self.enter(board, next.cell, Mp::ONE, named)?
+                travel = Some(d);
+                let (c, h) = self.enter(board, next.cell, Mp::ONE, named)?;
+                hostile = h;
+                c
             }
             (MoveStyle::Free, _) => {
                 return Err(StepRefusal::WrongKind(
@@ -369,7 +450,10 @@ impl Mover {
             (_, Step::Forward) => {
                 next.cell = g.neighbour(pose.cell, pose.facing);
                 next.diag = None;
-                self.enter(board, next.cell, Mp::ONE, named)?
+                travel = Some(pose.facing);
+                let (c, h) = self.enter(board, next.cell, Mp::ONE, named)?;
+                hostile = h;
+                c
             }
             (MoveStyle::FootFacing, Step::Pivot(k)) => {
                 let k = k as i32;
@@ -399,7 +483,10 @@ impl Mover {
                     GridKind::Square => next.diag = Some(h),
                     GridKind::Hex => next.facing = d,
                 }
-                self.enter(board, next.cell, self.horse.veer, named)?
+                travel = Some(d);
+                let (c, h) = self.enter(board, next.cell, self.horse.veer, named)?;
+                hostile = h;
+                c
             }
             (MoveStyle::Horse, Step::Pivot(k)) => {
                 if !walkish {
@@ -422,15 +509,28 @@ impl Mover {
                 if !walkish {
                     return Err(StepRefusal::NotAtThisGait("backing up", self.gait));
                 }
-                next.cell = g.neighbour(pose.cell, g.rotate(pose.facing, g.about_steps() as i32));
+                let d = g.rotate(pose.facing, g.about_steps() as i32);
+                next.cell = g.neighbour(pose.cell, d);
                 next.diag = None;
-                self.enter(board, next.cell, self.horse.back_up, named)?
+                travel = Some(d);
+                let (c, h) = self.enter(board, next.cell, self.horse.back_up, named)?;
+                hostile = h;
+                c
             }
         };
+        let gamble = match travel {
+            Some(d) if self.any_obstacle || hostile.is_some() => {
+                self.gamble(board, pose, d, next.cell, hostile)?
+            }
+            _ => None,
+        };
+        if let Some(Gamble::Squeeze { cost: bash, .. }) = gamble {
+            cost += bash; // D17: every body bash costs 1/4 of the half-move allowance.
+        }
         if next.cell != pose.cell && self.stops.binary_search(&next.cell).is_ok() {
             next.stopped = true;
         }
-        Ok((next, cost))
+        Ok((next, cost, gamble))
     }
 
     /// [`Mover::try_step`] that also refuses a step dearer than `left`.

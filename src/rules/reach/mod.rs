@@ -13,15 +13,28 @@
 //! the order they are found; the result keeps just those. The queue is a radix heap (costs
 //! only grow in Dijkstra), and the ends are gathered in a second stamped table and sorted as
 //! plain integers.
+//!
+//! Chance steps (D17 squeezing between obstacles, R4 contesting a hostile's cell): a path may
+//! hold at most one (a Move order rolls at most once, so the player sees the die before
+//! planning further). The search keeps poses reached with and without a roll apart; an end is
+//! reported by its best path — a sure path if there is one, else the cheapest through a roll
+//! — and an end behind a roll carries [`EndRoll`]: the chance, and where a failed roll stops
+//! the figure at what cost. The cost of such an end is its cost when the roll succeeds.
+
+mod heap;
+mod oracle;
+
+pub use oracle::brute_force;
 
 use super::board::Board;
+use super::chance::{Chance, Gamble, failed};
 use super::grid::{Cell, Dir, GridKind};
 use super::movement::{Hand, Mover, Pose, Step};
 use super::mp::{Mp, SCALE};
 use super::ruleset::MoveStyle;
+use heap::RadixHeap;
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 /// One way to finish a move: a cell, the facing it ends in, the cheapest cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -30,10 +43,30 @@ pub struct ReachEnd {
     pub cell: Cell,
     /// The facing (heading) it ends in.
     pub facing: Dir,
-    /// Cheapest cost.
+    /// Cheapest cost (if its path holds a roll: the cost when the roll succeeds).
     pub cost: Mp,
+    /// The roll its path needs, if any (D17, R4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roll: Option<EndRoll>,
     #[serde(skip)]
     state: u32,
+}
+
+/// The chance step on the way to an end, and what a failure leaves (D17, R4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct EndRoll {
+    /// What is rolled.
+    pub gamble: Gamble,
+    /// The exact chance of getting through.
+    pub chance: Chance,
+    /// Index in the path of the chance step.
+    pub step: u16,
+    /// Where a failed roll stops the figure (the cell before the chance step).
+    pub fail_cell: Cell,
+    /// The facing it stops in.
+    pub fail_facing: Dir,
+    /// What the move costs when the roll fails.
+    pub fail_cost: Mp,
 }
 
 /// A reached pose: how it was first reached most cheaply.
@@ -43,6 +76,8 @@ struct Node {
     cost: i64,
     parent: u32,
     via: Step,
+    /// Index in the search's roll notes of the roll on its path, or `NONE`.
+    roll: u32,
 }
 
 /// The result of a reachable-area query.
@@ -99,81 +134,6 @@ thread_local! {
     static SCRATCH: RefCell<ReachScratch> = RefCell::new(ReachScratch::new());
 }
 
-/// A monotone priority queue of `(cost, node)` (a radix heap): entries are filed by the
-/// highest bit in which their cost differs from the last cost taken out, so each entry moves
-/// down a bucket at most 64 times and most pushes and pops are a `Vec` push or pop; a bit mask
-/// of the non-empty buckets finds the next one in one instruction. Valid because Dijkstra never
-/// pushes a cost below the one it just took out. Equal costs come out in no promised order;
-/// the search does not depend on it.
-#[derive(Debug)]
-struct RadixHeap {
-    last: i64,
-    /// Bit `i` set when `buckets[i]` is not empty.
-    full: u128,
-    buckets: [Vec<(i64, u32)>; 65],
-}
-
-impl Default for RadixHeap {
-    fn default() -> RadixHeap {
-        RadixHeap {
-            last: 0,
-            full: 0,
-            buckets: std::array::from_fn(|_| Vec::new()),
-        }
-    }
-}
-
-impl RadixHeap {
-    fn clear(&mut self) {
-        self.last = 0;
-        while self.full != 0 {
-            let i = self.full.trailing_zeros() as usize;
-            self.buckets[i].clear();
-            self.full &= self.full - 1;
-        }
-    }
-
-    #[inline]
-    fn bucket(last: i64, cost: i64) -> usize {
-        64 - ((cost ^ last) as u64).leading_zeros() as usize
-    }
-
-    #[inline]
-    fn push(&mut self, cost: i64, node: u32) {
-        debug_assert!(cost >= self.last, "radix heap keys must not decrease");
-        let b = Self::bucket(self.last, cost);
-        self.buckets[b].push((cost, node));
-        self.full |= 1 << b;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<(i64, u32)> {
-        if self.full & 1 == 0 {
-            if self.full == 0 {
-                return None;
-            }
-            // Refile the lowest non-empty bucket around its smallest cost: everything in it
-            // lands in lower buckets, the smallest in bucket 0.
-            let i = self.full.trailing_zeros() as usize;
-            let (low, high) = self.buckets.split_at_mut(i);
-            let moved = &mut high[0];
-            self.last = moved.iter().map(|e| e.0).min().unwrap_or(self.last);
-            for &(c, n) in moved.iter() {
-                let b = Self::bucket(self.last, c);
-                low[b].push((c, n));
-                self.full |= 1 << b;
-            }
-            moved.clear();
-            self.full &= !(1 << i);
-        }
-        let e = self.buckets[0].pop();
-        if self.buckets[0].is_empty() {
-            self.full &= !1;
-        }
-        e
-    }
-}
-
 /// The dense numbering of poses in the search window.
 struct Layout {
     x0: i32,
@@ -188,12 +148,14 @@ struct Layout {
     diag: usize,
     veers: usize,
     stop_dim: usize,
+    /// 2 when the mover may roll (poses behind a roll kept apart), else 1.
+    roll_dim: usize,
     start: Cell,
 }
 
 impl Layout {
     #[inline]
-    fn key(&self, p: &Pose) -> Option<usize> {
+    fn key(&self, p: &Pose, rolled: bool) -> Option<usize> {
         let (lx, ly) = (p.cell.x - self.x0, p.cell.y - self.y0);
         if lx < 0 || ly < 0 || lx >= self.w || ly >= self.h {
             return None;
@@ -209,13 +171,21 @@ impl Layout {
         let stop = usize::from(self.stop_dim == 2 && p.stopped && p.cell == self.start);
         let facing = (p.facing.0 >> self.dir_shift) as usize;
         Some(
-            (((cell * self.dirs + facing) * self.diag + diag) * self.veers + veers) * self.stop_dim
-                + stop,
+            ((((cell * self.dirs + facing) * self.diag + diag) * self.veers + veers)
+                * self.stop_dim
+                + stop)
+                * self.roll_dim
+                + usize::from(rolled && self.roll_dim == 2),
         )
     }
 
     fn size(&self) -> usize {
-        (self.w * self.h) as usize * self.dirs * self.diag * self.veers * self.stop_dim
+        (self.w * self.h) as usize
+            * self.dirs
+            * self.diag
+            * self.veers
+            * self.stop_dim
+            * self.roll_dim
     }
 }
 
@@ -268,10 +238,12 @@ pub fn reachable_with(
         } else {
             1
         },
+        roll_dim: if mover.may_roll() { 2 } else { 1 },
         start: start.cell,
     };
     let mut nodes: Vec<Node> = Vec::with_capacity(scratch.last_nodes.clamp(16, 1 << 16));
-    let Some(k0) = lay.key(&start).filter(|_| left >= Mp::ZERO) else {
+    let mut rolls: Vec<EndRoll> = Vec::new();
+    let Some(k0) = lay.key(&start, false).filter(|_| left >= Mp::ZERO) else {
         return Reach {
             ends: Vec::new(),
             nodes,
@@ -290,6 +262,7 @@ pub fn reachable_with(
         cost: 0,
         parent: NONE,
         via: Step::Forward,
+        roll: NONE,
     });
     queue.push(0, 0);
     while let Some((c, i)) = queue.pop() {
@@ -298,42 +271,59 @@ pub fn reachable_with(
             continue; // a stale entry: it was reached more cheaply since
         }
         for &step in &steps {
-            let Ok((next, sc)) = mover.try_step_quiet(board, &from.pose, step) else {
+            let Ok((next, sc, gamble)) = mover.try_step_gamble_quiet(board, &from.pose, step)
+            else {
                 continue;
             };
             let nc = c + sc.raw();
-            if nc > left_raw {
+            if nc > left_raw || (gamble.is_some() && from.roll != NONE) {
+                continue; // too dear, or a second roll on one path
+            }
+            let rolled = from.roll != NONE || gamble.is_some();
+            let Some(k) = lay.key(&next, rolled) else {
+                continue;
+            };
+            let slot = slots[k];
+            let known = slot & !0xFFFF_FFFF == stamp;
+            if known && nc >= nodes[slot as u32 as usize].cost {
                 continue;
             }
-            let Some(k) = lay.key(&next) else { continue };
-            let slot = slots[k];
-            if slot & !0xFFFF_FFFF == stamp {
-                let j = slot as u32;
-                let n = &mut nodes[j as usize];
-                if nc < n.cost {
-                    *n = Node {
-                        pose: next,
-                        cost: nc,
-                        parent: i,
-                        via: step,
-                    };
-                    queue.push(nc, j);
+            let roll = match gamble {
+                None => from.roll,
+                Some(g) => {
+                    rolls.push(EndRoll {
+                        gamble: g,
+                        chance: g.chance(),
+                        step: depth(&nodes, i),
+                        fail_cell: from.pose.cell,
+                        fail_facing: failed(&from.pose).facing,
+                        fail_cost: Mp::from_raw(c) + g.fail_cost(),
+                    });
+                    rolls.len() as u32 - 1
                 }
+            };
+            let node = Node {
+                pose: next,
+                cost: nc,
+                parent: i,
+                via: step,
+                roll,
+            };
+            let j = if known {
+                let j = slot as u32;
+                nodes[j as usize] = node;
+                j
             } else {
                 let j = nodes.len() as u32;
                 slots[k] = stamp | u64::from(j);
-                nodes.push(Node {
-                    pose: next,
-                    cost: nc,
-                    parent: i,
-                    via: step,
-                });
-                queue.push(nc, j);
-            }
+                nodes.push(node);
+                j
+            };
+            queue.push(nc, j);
         }
     }
     // Ends: every reached pose on a free cell (or the start), with its free final facings;
-    // the cheapest per (cell, facing), among equals the pose found first. Each (cell, facing)
+    // per (cell, facing) the best by (needs a roll, cost), among equals the pose found first. Each (cell, facing)
     // has a slot numbered column by column, so sorting the slot numbers sorts the ends by
     // cell then facing.
     let end_slots = &mut scratch.end_slots;
@@ -351,8 +341,9 @@ pub fn reachable_with(
             let slot = end_slots[e];
             if slot & !0xFFFF_FFFF == stamp {
                 let end = &mut found[slot as u32 as usize];
-                if n.cost < end.cost.raw() {
+                if (n.roll != NONE, n.cost) < (end.roll.is_some(), end.cost.raw()) {
                     end.cost = Mp::from_raw(n.cost);
+                    end.roll = rolls.get(n.roll as usize).copied();
                     end.state = j as u32;
                 }
             } else {
@@ -362,6 +353,7 @@ pub fn reachable_with(
                     cell: p.cell,
                     facing,
                     cost: Mp::from_raw(n.cost),
+                    roll: rolls.get(n.roll as usize).copied(),
                     state: j as u32,
                 });
             }
@@ -373,19 +365,36 @@ pub fn reachable_with(
     Reach { ends, nodes }
 }
 
+/// The number of steps on the path to node `i`.
+fn depth(nodes: &[Node], mut i: u32) -> u16 {
+    let mut d = 0u16;
+    while nodes[i as usize].parent != NONE {
+        d = d.saturating_add(1);
+        i = nodes[i as usize].parent;
+    }
+    d
+}
+
+impl ReachEnd {
+    /// How ends compare: a sure end before one behind a roll, then the cheaper.
+    pub fn rank(&self) -> (bool, Mp) {
+        (self.roll.is_some(), self.cost)
+    }
+}
+
 impl Reach {
     /// Every (cell, facing) end, sorted by cell then facing.
     pub fn ends(&self) -> &[ReachEnd] {
         &self.ends
     }
 
-    /// The cheapest end per cell, sorted by cell.
+    /// The best end per cell (sure before behind a roll, then cheapest), sorted by cell.
     pub fn cells(&self) -> Vec<ReachEnd> {
         let mut out: Vec<ReachEnd> = Vec::new();
         for e in &self.ends {
             match out.last_mut() {
                 Some(l) if l.cell == e.cell => {
-                    if e.cost < l.cost {
+                    if e.rank() < l.rank() {
                         *l = *e;
                     }
                 }
@@ -403,12 +412,12 @@ impl Reach {
             .map(|i| &self.ends[i])
     }
 
-    /// The cheapest end at `cell` in any facing.
+    /// The best end at `cell` in any facing: sure before behind a roll, then cheapest.
     pub fn cheapest_at(&self, cell: Cell) -> Option<&ReachEnd> {
         self.ends
             .iter()
             .filter(|e| e.cell == cell)
-            .min_by_key(|e| e.cost)
+            .min_by_key(|e| e.rank())
     }
 
     /// The steps of the cheapest path to an end, ending with a `Settle` when the final facing
@@ -428,58 +437,6 @@ impl Reach {
     }
 }
 
-/// Test oracle: enumerates every legal step sequence (exponential; small allowances only) and
-/// keeps the cheapest cost of every (cell, facing) end, by the same end rules as [`reachable`].
-pub fn brute_force(
-    board: &Board,
-    mover: &Mover,
-    start: Pose,
-    left: Mp,
-) -> BTreeMap<(Cell, Dir), Mp> {
-    struct Walk<'a> {
-        board: &'a Board,
-        mover: &'a Mover,
-        start: Cell,
-        left: Mp,
-        steps: Vec<Step>,
-        out: BTreeMap<(Cell, Dir), Mp>,
-    }
-    impl Walk<'_> {
-        fn go(&mut self, p: Pose, spent: Mp) {
-            if p.cell == self.start || self.board.occupant_at(p.cell) == 0 {
-                let mut facings = self.mover.settle_options(&p);
-                facings.push(p.facing);
-                for f in facings {
-                    let e = self.out.entry((p.cell, f)).or_insert(spent);
-                    *e = (*e).min(spent);
-                }
-            }
-            for i in 0..self.steps.len() {
-                let s = self.steps[i];
-                if let Ok((n, c)) = self
-                    .mover
-                    .try_step_within(self.board, &p, s, self.left - spent)
-                    && c > Mp::ZERO
-                {
-                    self.go(n, spent + c);
-                }
-            }
-        }
-    }
-    let mut w = Walk {
-        board,
-        mover,
-        start: start.cell,
-        left,
-        steps: mover.candidate_steps(),
-        out: BTreeMap::new(),
-    };
-    if left >= Mp::ZERO {
-        w.go(start, Mp::ZERO);
-    }
-    w.out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,7 +447,7 @@ mod tests {
 
     fn rules() -> Ruleset {
         ron::Options::default()
-            .from_str(include_str!("../../rulesets/destrier.ron"))
+            .from_str(include_str!("../../../rulesets/destrier.ron"))
             .expect("shipped ruleset parses")
     }
 
@@ -502,6 +459,7 @@ mod tests {
             no_gallop: false,
             cover: false,
             blocks_sight: false,
+            obstacle: None,
         };
         let mut b = Board::new(
             GridKind::Square,
@@ -570,29 +528,5 @@ mod tests {
         for e in fresh.ends() {
             assert_eq!(fresh.path(e), wrapped.path(e));
         }
-    }
-
-    #[test]
-    fn radix_heap_pops_in_cost_order() {
-        let mut q = RadixHeap::default();
-        let mut out = Vec::new();
-        let mut x = 12345u64;
-        q.push(0, 0);
-        while let Some((c, n)) = q.pop() {
-            out.push(c);
-            if n < 500 {
-                for k in 0..3 {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    q.push(c + (x >> 40) as i64 % 300_000, n * 3 + k + 1);
-                }
-            }
-        }
-        assert!(out.len() > 500);
-        assert!(
-            out.windows(2).all(|w| w[0] <= w[1]),
-            "costs came out of order"
-        );
     }
 }

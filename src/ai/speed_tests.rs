@@ -1,0 +1,72 @@
+//! Tests of the AI's speed-ups: they must change nothing the AI decides. The kept view
+//! ([`super::view::with_view`], brought up to date after each order) must equal a view built
+//! afresh after every order of whole AI-against-AI games, melee and losses included.
+
+use super::view::{View, ViewCache, with_view};
+use super::{AiLevel, next_order, set_level, side_to_act};
+use crate::level::default_level;
+use crate::sim::Game;
+use crate::sim::orders::Order;
+use crate::sim::phase::TurnState;
+
+/// Every field of two views, the board's terrain and the ruleset's grid included (the
+/// views' `PartialEq` leaves those out).
+fn assert_same(kept: &View, fresh: &View, when: &str) {
+    assert_eq!(kept, fresh, "{when}");
+    assert_eq!(kept.grid, fresh.grid, "{when}");
+    assert_eq!(kept.mounted_style, fresh.mounted_style, "{when}");
+    assert_eq!(kept.board.terrain, fresh.board.terrain, "{when}");
+    assert_eq!(kept.board.terrains, fresh.board.terrains, "{when}");
+    assert_eq!(
+        (kept.board.width, kept.board.height, kept.board.grid),
+        (fresh.board.width, fresh.board.height, fresh.board.grid),
+        "{when}"
+    );
+}
+
+/// Plays `game` with both sides AI until `turns` turns are over, comparing the kept view
+/// with a fresh one after every order. Returns the orders given and how many were refused.
+fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
+    let (mut orders, mut refused) = (0, 0);
+    for _ in 0..20_000 {
+        if game.app.world().resource::<TurnState>().turn > turns {
+            break;
+        }
+        let Some(side) = side_to_act(game) else {
+            break;
+        };
+        let o = next_order(game, side).unwrap_or(Order::EndSide);
+        refused += game.order(&o).is_err() as usize;
+        orders += 1;
+        let w = game.app.world_mut();
+        let kept = with_view(w, |_, v| v.clone());
+        let fresh = View::build(w);
+        assert_same(&kept, &fresh, &format!("after order {orders}: {o}"));
+    }
+    (orders, refused)
+}
+
+#[test]
+fn the_kept_view_equals_a_fresh_one_after_every_order() {
+    let level = default_level().expect("default level");
+    let mut down = 0;
+    for (seed, red) in [(3, AiLevel::Table), (5, AiLevel::Lookahead)] {
+        let mut g = Game::new(&level, seed);
+        set_level(&mut g, 0, red);
+        set_level(&mut g, 1, AiLevel::Table);
+        let (orders, refused) = play_comparing(&mut g, 6);
+        assert!(orders > 100, "seed {seed}: only {orders} orders");
+        assert_eq!(refused, 0, "seed {seed}");
+        // The view was brought up to date, not read afresh, after nearly every order.
+        let reads = ViewCache::full_reads(g.app.world());
+        assert!(
+            reads * 10 < orders,
+            "seed {seed}: {reads} reads in {orders} orders"
+        );
+        down += with_view(g.app.world_mut(), |_, v| {
+            v.figs.iter().filter(|f| f.down || f.hurt).count()
+        });
+    }
+    // The games went as far as melee: the views compared held wounded or fallen figures.
+    assert!(down > 0);
+}

@@ -1,0 +1,263 @@
+//! The orders of a fire phase (D3): `Fire` (one shot), `Cast` (one spell) and `EndSide` (the
+//! end of the side's sub-step); any other order waits for the half-move.
+
+use super::*;
+use crate::rules::asl_cavalry::{FireResult, HorseResult};
+use crate::rules::melee::{Event, Roller};
+use crate::sim::charge::log_events;
+use crate::sim::dice::Dice;
+use crate::sim::melee::write_back;
+use crate::sim::orders::Order;
+
+fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal(s.into()))
+}
+
+/// Handles the orders of the fire phases, and refuses `Fire`/`Cast` outside them. `None`:
+/// not the fire phase's business.
+pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
+    let phase = fire_phase_of(world);
+    if phase.is_some()
+        && let Some(mut b) = world.get_resource_mut::<FireBook>()
+    {
+        // An order may change what each side could do: the phase looks again.
+        b.settled = false;
+    }
+    match (order, phase) {
+        (Order::Fire { unit, target }, Some(_)) => Some(fire(world, unit, target)),
+        (
+            Order::Cast {
+                unit,
+                spell,
+                target,
+            },
+            Some(_),
+        ) => Some(cast(world, unit, spell, target.as_deref())),
+        (Order::Fire { .. } | Order::Cast { .. }, None) => Some(refuse(format!(
+            "D3: missiles are shot and spells cast in the fire phases; it is the {}",
+            world.resource::<State<Phase>>().get().label()
+        ))),
+        (Order::EndSide, Some(_)) => Some(end_step(world)),
+        (Order::ActionRoll { .. }, _) | (_, None) => None,
+        (_, Some(p)) => Some(refuse(format!(
+            "D3: it is the {}: give Fire, Cast or EndSide; other orders wait for the half-move",
+            p.label()
+        ))),
+    }
+}
+
+/// Is it fighter `i`'s side's sub-step, and a sub-step of `kind`?
+pub(super) fn check_turn(
+    world: &World,
+    fight: &Fight,
+    i: usize,
+    kind: SubStep,
+) -> Result<FireStep, Refusal> {
+    let Some(step) = current_step(world) else {
+        return refuse("D3: no fire phase waits for orders now");
+    };
+    let turn = world.resource::<TurnState>();
+    let side = fight.fighters[i].side;
+    if step.kind != kind {
+        return refuse(format!(
+            "D3: it is the sub-step in which {} {}: spells come first, then missiles, winner before loser",
+            turn.side_name(step.side),
+            step.kind.label()
+        ));
+    }
+    if step.side != side {
+        return refuse(format!(
+            "D3: it is {}'s turn to act; {} belongs to {}",
+            turn.side_name(step.side),
+            fight.fighters[i].id,
+            turn.side_name(side)
+        ));
+    }
+    Ok(step)
+}
+
+/// `EndSide`: the acting side ends its sub-step; the phase goes on (or passes sub-steps).
+fn end_step(world: &mut World) -> Result<(), Refusal> {
+    let Some(step) = current_step(world) else {
+        return refuse("D3: no fire phase waits for orders now");
+    };
+    let turn = world.resource::<TurnState>().clone();
+    let name = turn.side_name(step.side);
+    say(
+        world,
+        format!("{name} is done: it {} no more (D3).", step.kind.label()),
+    );
+    world.resource_mut::<FireBook>().acted_in_step = false;
+    world.resource_mut::<TurnState>().fire = step_at(&turn, step.index + 1).or(Some(FireStep {
+        index: step.index + 1,
+        ..step
+    }));
+    Ok(())
+}
+
+fn entity_of(entities: &[Entity], i: usize) -> Entity {
+    entities[i]
+}
+
+/// `Fire`: one shot, checked by `rules::fire`, resolved on the seeded dice.
+fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, unit)?;
+    check_turn(world, &fight, i, SubStep::Fire)?;
+    let j = lookup(&fight, target)?;
+    let facts = facts_of(world, &fight, &entities, i);
+    let t = tables();
+    let plan = rf::check_shot(&fight, t, i, j, &facts).map_err(Refusal)?;
+    let shooter = entity_of(&entities, plan.shooter);
+    let reload = fight.fighters[plan.shooter]
+        .in_hand(t)
+        .is_some_and(|w| w.reload);
+    let phase = *world.resource::<State<Phase>>().get();
+    if facts.asl_fp.is_some() {
+        fire_asl(world, &fight, &entities, &plan, &facts, phase);
+    } else {
+        let mut fight = fight;
+        let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
+            let mut out = Vec::new();
+            let mut r = Roller::new(&mut *dice);
+            rf::resolve_shot(&mut fight, t, &plan, &mut r, &mut out);
+            out
+        });
+        write_back(world, &fight, &entities, false);
+        log_events(world, phase, events);
+    }
+    {
+        let mut book = world.resource_mut::<FireBook>();
+        *book.shots.entry(shooter).or_insert(0) += 1;
+        book.acted.insert(shooter);
+        book.acted_in_step = true;
+        if reload {
+            book.reloading.insert(shooter);
+        }
+    }
+    let left = facts.shots_left.saturating_sub(1);
+    say(
+        world,
+        format!(
+            "{} has {left} shot{} left in this half (D3).",
+            fight_id(world, shooter),
+            if left == 1 { "" } else { "s" }
+        ),
+    );
+    Ok(())
+}
+
+fn fight_id(world: &World, e: Entity) -> String {
+    world
+        .get::<FigureId>(e)
+        .map_or_else(String::new, |f| f.0.clone())
+}
+
+fn fire_words(r: FireResult) -> &'static str {
+    match r {
+        FireResult::None => "no lasting effect",
+        FireResult::Broken => "it breaks",
+        FireResult::Reduced => "Casualty Reduction",
+        FireResult::Eliminated => "eliminated",
+    }
+}
+
+/// `asl`: one attack on the house fire table, then the horses' roll against cavalry (A14);
+/// results applied as in a Charge (A13: broken cavalry bails out and its horse bolts).
+fn fire_asl(
+    world: &mut World,
+    fight: &Fight,
+    entities: &[Entity],
+    plan: &rf::ShotPlan,
+    facts: &ShooterFacts,
+    phase: Phase,
+) {
+    let odds = rf::shot_odds(fight, tables(), plan, facts);
+    let o = world
+        .resource_scope(|_, mut dice: Mut<Dice>| rf::resolve_asl(fight, plan, facts, &mut *dice));
+    let (sid, tid) = (
+        fight.fighters[plan.shooter].id.clone(),
+        fight.fighters[plan.target].id.clone(),
+    );
+    let words = odds
+        .parts
+        .iter()
+        .map(|(n, v)| format!("{n} {v:+}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut out = vec![note(
+        format!(
+            "{sid} fires at {tid} ({} hexes): {words} = {}% for an effect; d100 rolls {}: {}.",
+            plan.distance,
+            o.fire.0,
+            o.fire.1,
+            fire_words(o.fire.2)
+        ),
+        o.fire.1,
+        &sid,
+    )];
+    if let Some((hc, hv, hr)) = o.horses {
+        out.push(note(
+            format!(
+                "The same fire against {tid}'s horses (A14): {hc}%, no cavalry bonus; d100 rolls {hv}: {}.",
+                match hr {
+                    HorseResult::None => "the horses are unharmed",
+                    HorseResult::Reduced => "a horse is lost",
+                    HorseResult::Killed => "the horses are killed",
+                }
+            ),
+            hv,
+            &sid,
+        ));
+    }
+    let target = entities[plan.target];
+    let horse = fight.fighters[plan.target].mount.map(|m| entities[m]);
+    crate::sim::cavalry::asl_charge::apply_to(world, target, o.fire.2, &mut out);
+    if let (Some(m), Some((_, _, hr))) = (horse, o.horses)
+        && world.get_entity(m).is_ok()
+    {
+        crate::sim::cavalry::asl_charge::apply_to_horses(world, target, m, hr, &mut out);
+    }
+    crate::sim::world::sync_occupancy(world);
+    log_events(world, phase, out);
+}
+
+fn note(text: String, v: u32, by: &str) -> Event {
+    Event {
+        text,
+        rolls: vec![crate::rules::melee::RollNote {
+            die: "d100",
+            value: v,
+            by: by.to_string(),
+        }],
+    }
+}
+
+/// `Cast`: one spell, checked by `rules::fire` (D5 included), cast by the melee's resolver.
+fn cast(world: &mut World, unit: &str, spell: &str, target: Option<&str>) -> Result<(), Refusal> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, unit)?;
+    let e = entities[i];
+    let cast_before = world
+        .get_resource::<FireBook>()
+        .is_some_and(|b| b.cast_turn.contains(&e));
+    let t = tables();
+    // D5 first: the most telling reason when a mage who cast asks again.
+    rf::check_cast(&fight, t, i, spell, target, cast_before).map_err(Refusal)?;
+    check_turn(world, &fight, i, SubStep::Cast)?;
+    let phase = *world.resource::<State<Phase>>().get();
+    let mut fight = fight;
+    let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
+        let mut out = Vec::new();
+        let mut r = Roller::new(&mut *dice);
+        rf::resolve_cast(&mut fight, t, i, spell, target, &mut r, &mut out);
+        out
+    });
+    write_back(world, &fight, &entities, false);
+    log_events(world, phase, events);
+    let mut book = world.resource_mut::<FireBook>();
+    book.cast_turn.insert(e);
+    book.acted.insert(e);
+    book.acted_in_step = true;
+    Ok(())
+}

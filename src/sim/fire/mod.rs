@@ -1,0 +1,420 @@
+//! The fire phases in the ECS (D3–D5): the six sub-steps — winner casts, loser casts, winner
+//! fires, loser fires, winner's other activities, loser's — each ended by the side's
+//! `EndSide`; a side with nothing it could do is passed with a log line. `Fire` and `Cast`
+//! orders are checked by `rules::fire` and resolved with the melee's own resolver (or, in
+//! `asl`, the house fire table) on the game's seeded dice. D4: a figure on foot that shot or
+//! cast moves at half in the half-move after (the ruleset's `FiredFirst` activity), and a
+//! crossbow that shot reloads through that half-move without moving.
+
+use super::components::*;
+use super::log::GameLog;
+use super::melee::build_fight;
+use super::orders::Refusal;
+use super::phase::{Phase, TurnState, log_line};
+use super::world::Rules;
+use crate::rules::fire::{self as rf, ShooterFacts, ShotOdds, SubStep};
+use crate::rules::melee::fight::Fight;
+use crate::rules::melee::tables::{Caster, SpellTarget, tables};
+use crate::rules::mp::Frac;
+use crate::rules::ruleset::{Activity, Penalty, TroopType};
+use bevy::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+mod act;
+
+pub use act::pre_order;
+
+/// The sub-step a fire phase waits in: its index among the phase's sub-steps, what is done
+/// in it and by which side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FireStep {
+    /// 0 … 3 × sides − 1: kinds in D3's order, each for the sides in initiative order.
+    pub index: u8,
+    /// Casting, firing or other activities.
+    pub kind: SubStep,
+    /// The side acting.
+    pub side: u8,
+}
+
+/// What the fire phases remember across sub-steps and into the half-moves.
+#[derive(Resource, Default, Debug)]
+pub struct FireBook {
+    /// Shots loosed in the current fire phase, by figure (D3/D5).
+    shots: BTreeMap<Entity, u8>,
+    /// Figures that cast this turn (D5: no second spell), and the turn it is.
+    cast_turn: BTreeSet<Entity>,
+    turn: u32,
+    /// Figures that shot or cast in the last fire phase (D4: half move on foot).
+    acted: BTreeSet<Entity>,
+    /// Crossbows that shot in the last fire phase (D4: reloading, no movement).
+    reloading: BTreeSet<Entity>,
+    /// The acting side shot or cast in the current sub-step.
+    acted_in_step: bool,
+    /// The sub-step (index) whose start was last written to the log.
+    announced: Option<u8>,
+    /// The game waits in the current sub-step and no order came since it was checked: the
+    /// phase system has nothing to look at again (the window runs it every frame).
+    settled: bool,
+}
+
+fn fire_phase_of(world: &World) -> Option<Phase> {
+    let p = *world.resource::<State<Phase>>().get();
+    matches!(p, Phase::FireFirst | Phase::FireSecond).then_some(p)
+}
+
+/// The sub-step the game waits in now, if it waits in a fire phase.
+pub fn current_step(world: &World) -> Option<FireStep> {
+    fire_phase_of(world)?;
+    world.resource::<TurnState>().fire
+}
+
+/// True when the game waits for a side's `Fire`, `Cast` or `EndSide`.
+pub fn waiting(world: &World) -> bool {
+    current_step(world).is_some()
+}
+
+fn step_at(turn: &TurnState, index: u8) -> Option<FireStep> {
+    let n = turn.move_order.len().max(1);
+    let kind = *SubStep::ORDER.get(index as usize / n)?;
+    let side = *turn.move_order.get(index as usize % n)?;
+    Some(FireStep { index, kind, side })
+}
+
+fn say(world: &mut World, text: String) {
+    let phase = *world.resource::<State<Phase>>().get();
+    let turn = world.resource::<TurnState>().clone();
+    log_line(
+        &mut world.resource_mut::<GameLog>(),
+        &turn,
+        phase,
+        text,
+        None,
+    );
+}
+
+/// What `rules::fire` needs to know about fighter `i` beyond the fight (K2 troop, shots left
+/// this half, the ASL firepower and states).
+pub(crate) fn facts_of(
+    world: &World,
+    fight: &Fight,
+    entities: &[Entity],
+    i: usize,
+) -> ShooterFacts {
+    let e = entities[i];
+    let asl = world.resource::<Rules>().0.asl.is_some();
+    let half = world.resource::<State<Phase>>().get().half();
+    let used = world
+        .get_resource::<FireBook>()
+        .and_then(|b| b.shots.get(&e).copied())
+        .unwrap_or(0);
+    let per_half = if asl {
+        1
+    } else {
+        fight.fighters[i]
+            .in_hand(tables())
+            .filter(|w| w.is_missile())
+            .map_or(0, |w| rf::shots_in_half(w.shots, half))
+    };
+    let cav = world.get::<AslCavalry>(e);
+    let mount = world.get::<RidingOn>(e).map(|r| r.0);
+    ShooterFacts {
+        troop: world.get::<Troop>(e).map_or(TroopType::Foot, |t| t.0),
+        shots_left: per_half.saturating_sub(used),
+        asl_fp: asl.then(|| {
+            world
+                .get::<TemplateKey>(e)
+                .map_or(0, |k| crate::rules::cavalry::tables().firepower(&k.0))
+        }),
+        charged: cav.is_some_and(|c| c.charged),
+        broken: cav.is_some_and(|c| c.broken),
+        cx: mount
+            .and_then(|m| world.get::<AslHorse>(m))
+            .is_some_and(|h| h.cx),
+    }
+}
+
+/// Every shot fighter `i` could loose now, ignoring whose sub-step it is.
+fn shots_of(world: &World, fight: &Fight, entities: &[Entity], i: usize) -> Vec<usize> {
+    let f = &fight.fighters[i];
+    if f.is_mount() || !f.is_up() {
+        return Vec::new();
+    }
+    let facts = facts_of(world, fight, entities, i);
+    if facts.shots_left == 0 {
+        return Vec::new();
+    }
+    (0..fight.fighters.len())
+        .filter(|&j| fight.fighters[j].side != f.side && !fight.fighters[j].is_mount())
+        .filter(|&j| rf::check_shot(fight, tables(), i, j, &facts).is_ok())
+        .collect()
+}
+
+/// True when fighter `i` could cast one of its spells at someone now.
+fn could_cast(world: &World, fight: &Fight, entities: &[Entity], i: usize) -> bool {
+    let f = &fight.fighters[i];
+    if f.profile.caster == Caster::None || f.is_mount() || !f.is_up() {
+        return false;
+    }
+    let done = world
+        .get_resource::<FireBook>()
+        .is_some_and(|b| b.cast_turn.contains(&entities[i]));
+    if done {
+        return false;
+    }
+    let t = tables();
+    f.profile.spells.iter().any(|s| {
+        let selfish = t
+            .spells
+            .get(s)
+            .is_some_and(|x| x.target != SpellTarget::Enemy);
+        (selfish && rf::check_cast(fight, t, i, s, None, false).is_ok())
+            || fight.fighters.iter().any(|g| {
+                !g.is_mount() && rf::check_cast(fight, t, i, s, Some(&g.id), false).is_ok()
+            })
+    })
+}
+
+/// True when `side` has something it could do in a sub-step of `kind`. Other activities are
+/// paid with the `Activity` order in the half-move (our reading), so nothing waits for them.
+fn side_could(world: &World, fight: &Fight, entities: &[Entity], kind: SubStep, side: u8) -> bool {
+    let mine = (0..fight.fighters.len()).filter(|&i| fight.fighters[i].side == side);
+    match kind {
+        SubStep::Cast => mine
+            .into_iter()
+            .any(|i| could_cast(world, fight, entities, i)),
+        SubStep::Fire => mine
+            .into_iter()
+            .any(|i| !shots_of(world, fight, entities, i).is_empty()),
+        SubStep::Misc => false,
+    }
+}
+
+/// D3: runs a fire phase: starts it, passes every sub-step whose side has nothing it could
+/// do (with a log line), waits for the side that has, and moves on when all are done.
+pub fn fire_phase(world: &mut World) {
+    if !world.contains_resource::<FireBook>() {
+        world.insert_resource(FireBook::default());
+    }
+    let Some(phase) = fire_phase_of(world) else {
+        return;
+    };
+    if world.resource::<TurnState>().fire.is_some() && world.resource::<FireBook>().settled {
+        return;
+    }
+    let turn = world.resource::<TurnState>().clone();
+    let (fight, entities) = build_fight(world);
+    let total = (SubStep::ORDER.len() * turn.move_order.len().max(1)) as u8;
+    let mut index = match turn.fire {
+        Some(s) => s.index,
+        None => {
+            // A new fire phase: the shots of the half start afresh; a new turn's casts too.
+            let mut book = world.resource_mut::<FireBook>();
+            book.shots.clear();
+            book.announced = None;
+            book.acted_in_step = false;
+            if book.turn != turn.turn {
+                book.turn = turn.turn;
+                book.cast_turn.clear();
+            }
+            let anyone = (0..turn.sides).any(|s| {
+                [SubStep::Cast, SubStep::Fire]
+                    .iter()
+                    .any(|&k| side_could(world, &fight, &entities, k, s))
+            });
+            if !anyone {
+                say(
+                    world,
+                    "Nobody can cast a spell or shoot: the fire phase passes (D3).".into(),
+                );
+                finish(world, phase);
+                return;
+            }
+            0
+        }
+    };
+    loop {
+        let turn = world.resource::<TurnState>().clone();
+        let Some(step) = step_at(&turn, index).filter(|_| index < total) else {
+            finish(world, phase);
+            return;
+        };
+        if step.kind != SubStep::Misc && side_could(world, &fight, &entities, step.kind, step.side)
+        {
+            world.resource_mut::<TurnState>().fire = Some(step);
+            let announce = {
+                let mut book = world.resource_mut::<FireBook>();
+                let new = book.announced != Some(step.index);
+                book.announced = Some(step.index);
+                book.settled = true;
+                new
+            };
+            if announce {
+                let name = turn.side_name(step.side);
+                say(world, format!("{name} {} (D3).", step.kind.label()));
+            }
+            return;
+        }
+        let name = turn.side_name(step.side);
+        let acted = std::mem::take(&mut world.resource_mut::<FireBook>().acted_in_step);
+        let why = match step.kind {
+            SubStep::Cast if acted => "has no other spell it could cast: its sub-step ends",
+            SubStep::Cast => "has no spell it could cast: passes",
+            SubStep::Fire if acted => "has no other shot it could loose: its sub-step ends",
+            SubStep::Fire => "has nothing it could shoot at: passes",
+            SubStep::Misc => "does its other activities in its half-move (Activity orders): passes",
+        };
+        say(world, format!("{name} {why} (D3)."));
+        index += 1;
+        world.resource_mut::<TurnState>().fire = step_at(&turn, index);
+    }
+}
+
+/// The end of a fire phase: A16's "no advancing fire" is spent, and the half-move comes.
+fn finish(world: &mut World, phase: Phase) {
+    world.resource_mut::<TurnState>().fire = None;
+    let mut q = world.query::<&mut AslCavalry>();
+    for mut c in q.iter_mut(world) {
+        c.charged = false;
+    }
+    world.resource_mut::<NextState<Phase>>().set(phase.next());
+}
+
+/// D4, on entering a half-move: figures on foot that shot or cast in the fire phase before it
+/// move at half (as the ruleset's `FiredFirst` activity says; mounted figures are exempt), and
+/// a crossbow that shot reloads through the half-move and does not move.
+pub fn after_fire(world: &mut World) {
+    let Some(mut book) = world.remove_resource::<FireBook>() else {
+        return;
+    };
+    let rules = world.resource::<Rules>().0.clone();
+    let halve = matches!(
+        rules.activities.get(&Activity::FiredFirst),
+        Some(Penalty::HalveAllowance)
+    );
+    for &e in &book.acted {
+        if world.get_entity(e).is_err() || world.get::<RidingOn>(e).is_some() || !halve {
+            continue;
+        }
+        let Some(mut a) = world.get_mut::<Allowance>(e) else {
+            continue;
+        };
+        let basis = a.basis.scale(Frac::new(1, 2));
+        *a = Allowance {
+            basis,
+            left: basis,
+            used_any: a.used_any,
+        };
+        let id = world
+            .get::<FigureId>(e)
+            .map(|f| f.0.clone())
+            .unwrap_or_default();
+        say(
+            world,
+            format!("{id} shot or cast before moving: its move is halved to {basis} (D4)."),
+        );
+    }
+    for &e in &book.reloading {
+        if world.get_entity(e).is_err() {
+            continue;
+        }
+        let m = world.get::<RidingOn>(e).map_or(e, |r| r.0);
+        if let Some(mut a) = world.get_mut::<Allowance>(m) {
+            a.left = crate::rules::mp::Mp::ZERO;
+        }
+        if let Some(mut s) = world.get_mut::<CombatStatus>(e) {
+            s.0.unloaded = false;
+        }
+        let id = world
+            .get::<FigureId>(e)
+            .map(|f| f.0.clone())
+            .unwrap_or_default();
+        say(
+            world,
+            format!("{id} reloads its crossbow: no movement this half-move (D4)."),
+        );
+    }
+    book.acted.clear();
+    book.reloading.clear();
+    world.insert_resource(book);
+}
+
+fn lookup(fight: &Fight, id: &str) -> Result<usize, Refusal> {
+    let i = fight
+        .index_of(id)
+        .ok_or_else(|| Refusal(format!("there is no figure {id:?}")))?;
+    let f = &fight.fighters[i];
+    Ok(match f.rider {
+        Some(r) if f.is_mount() && fight.fighters[r].mount == Some(i) => r,
+        _ => i,
+    })
+}
+
+/// The odds of one shot by `shooter` at `target`, after every check the `Fire` order makes
+/// (the sub-step and side included): the numbers the resolution rolls against.
+pub fn fire_odds(world: &mut World, shooter: &str, target: &str) -> Result<ShotOdds, Refusal> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, shooter)?;
+    act::check_turn(world, &fight, i, SubStep::Fire)?;
+    let j = lookup(&fight, target)?;
+    let facts = facts_of(world, &fight, &entities, i);
+    let plan = rf::check_shot(&fight, tables(), i, j, &facts).map_err(Refusal)?;
+    Ok(rf::shot_odds(&fight, tables(), &plan, &facts))
+}
+
+/// Every enemy of `shooter` with the odds of a shot at it now, or why it may not be shot.
+pub fn targets(world: &mut World, shooter: &str) -> Vec<(String, Result<ShotOdds, Refusal>)> {
+    let (fight, _) = build_fight(world);
+    let Ok(i) = lookup(&fight, shooter) else {
+        return Vec::new();
+    };
+    let side = fight.fighters[i].side;
+    let ids: Vec<String> = fight
+        .fighters
+        .iter()
+        .filter(|f| f.side != side && !f.is_mount())
+        .map(|f| f.id.clone())
+        .collect();
+    ids.into_iter()
+        .map(|t| {
+            let r = fire_odds(world, shooter, &t);
+            (t, r)
+        })
+        .collect()
+}
+
+/// The chance of `spell` by `caster` on `target` taking effect, after every check the `Cast`
+/// order makes.
+pub fn cast_odds(
+    world: &mut World,
+    caster: &str,
+    spell: &str,
+    target: Option<&str>,
+) -> Result<i32, Refusal> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, caster)?;
+    let cast = world
+        .get_resource::<FireBook>()
+        .is_some_and(|b| b.cast_turn.contains(&entities[i]));
+    rf::check_cast(&fight, tables(), i, spell, target, cast).map_err(Refusal)?;
+    act::check_turn(world, &fight, i, SubStep::Cast)?;
+    rf::cast_chance(tables(), spell).ok_or_else(|| Refusal(format!("no spell {spell:?}")))
+}
+
+/// Shots `unit` may still loose in this half (D3/D5), or `None` for no such figure.
+pub fn shots_left(world: &mut World, unit: &str) -> Option<u8> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, unit).ok()?;
+    Some(facts_of(world, &fight, &entities, i).shots_left)
+}
+
+/// I3 (the AI): the enemy nearest to `unit`, figure to figure, and whether a shot at it is
+/// allowed now. `None` when it has no enemy or nothing to shoot with.
+pub fn nearest_target(world: &mut World, unit: &str) -> Option<(String, bool)> {
+    let (fight, entities) = build_fight(world);
+    let i = lookup(&fight, unit).ok()?;
+    let j = rf::nearest_enemy(&fight, i)?;
+    let facts = facts_of(world, &fight, &entities, i);
+    let ok = facts.shots_left > 0 && rf::check_shot(&fight, tables(), i, j, &facts).is_ok();
+    Some((fight.fighters[j].id.clone(), ok))
+}

@@ -1,0 +1,464 @@
+//! The TAC phase and the melee card rounds in the ECS (D6–D9): who is engaged, the face-down
+//! choices held back until every engaged figure of both sides has chosen (D9), the dodge
+//! guesses, and each round resolved by `rules::melee` with the game's seeded dice and
+//! written back to the figures and the log. With nobody in contact both phases pass at once.
+
+use super::components::*;
+use super::dice::Dice;
+use super::log::{GameLog, Roll};
+use super::orders::{Order, Refusal};
+use super::phase::{Phase, TurnState, log_line};
+use super::world::{Map, Rules, sync_occupancy};
+use crate::level::Level;
+use crate::rules::gait::Gait;
+use crate::rules::grid::StandShape;
+use crate::rules::melee::cards::{Choice, DodgeDir, MeleeCard, TacCard, check_play};
+use crate::rules::melee::fight::{CombatState, Fallen, Fight, Fighter, FirstHalf, Held, Posture};
+use crate::rules::melee::hand::HandCard;
+use crate::rules::melee::resolve::Guess;
+use crate::rules::melee::tables::{Tables, tables};
+use crate::rules::melee::{Event, attack, flow, resolve};
+use crate::rules::ruleset::{Encumbrance, TroopType};
+use bevy::prelude::*;
+
+mod player;
+mod rounds;
+
+pub use player::{after_order, calm_berserk, pre_order};
+pub use rounds::melee_phase;
+use rounds::*;
+
+/// The seeded dice roll the melee's d100s and d6s.
+impl crate::rules::melee::Dice for Dice {
+    fn d100(&mut self) -> u32 {
+        self.roll(100)
+    }
+    fn d6(&mut self) -> u32 {
+        self.roll(6)
+    }
+}
+
+/// Where a melee phase stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// No melee in progress.
+    #[default]
+    Idle,
+    /// Waiting for face-down cards.
+    Choosing,
+    /// Cards revealed but for DODGEs: waiting for the opponents' guesses.
+    Guessing,
+    /// The TAC phase is resolved; the first card round is set up in the melee rounds.
+    NextRound,
+}
+
+/// The melee in progress: the fight, the face-down choices, the guesses.
+#[derive(Resource, Default)]
+pub struct MeleeState {
+    /// The fight (every figure that can fight), kept through the phase.
+    pub fight: Option<Fight>,
+    /// The entity of each fighter.
+    pub entities: Vec<Entity>,
+    /// Choosing or guessing.
+    pub stage: Stage,
+    /// Face-down plays, by fighter.
+    choices: Vec<Option<Choice>>,
+    /// Fighters still to choose (or guess).
+    waiting: Vec<usize>,
+    /// (guesser, dodger) pairs still to guess.
+    to_guess: Vec<(usize, usize)>,
+    /// Guesses made.
+    guesses: Vec<Guess>,
+    /// Fighters that pass for the rest of the phase.
+    passing: Vec<bool>,
+    /// `EndSide` was given: nobody is asked again this melee phase.
+    pass_all: bool,
+    /// D6: the turn, first initiative and engagements recorded when the first half-move
+    /// ended ([`note_first_half`]).
+    pub first_half: Option<(u32, FirstHalf)>,
+}
+
+impl MeleeState {
+    /// Ids of the figures whose cards (or guesses) the game waits for.
+    pub fn waiting_ids(&self) -> Vec<String> {
+        let Some(f) = &self.fight else {
+            return Vec::new();
+        };
+        let mut v: Vec<String> = match self.stage {
+            Stage::Choosing => self
+                .waiting
+                .iter()
+                .map(|&i| f.fighters[i].id.clone())
+                .collect(),
+            Stage::Guessing => self
+                .to_guess
+                .iter()
+                .map(|&(g, _)| f.fighters[g].id.clone())
+                .collect(),
+            Stage::Idle | Stage::NextRound => Vec::new(),
+        };
+        v.dedup();
+        v
+    }
+}
+
+/// True when the melee waits for a player's cards or guesses.
+pub fn waiting(world: &World) -> bool {
+    world
+        .get_resource::<MeleeState>()
+        .is_some_and(|s| s.stage != Stage::Idle && !s.waiting_ids().is_empty())
+}
+
+/// Gives every figure of a level its fighting profile (from `data/combat.ron`).
+pub fn attach_profiles(world: &mut World, level: &Level) {
+    let t = tables();
+    for f in &level.figures {
+        let profile = match (&f.template.horse_class, f.template.troop) {
+            (Some(c), crate::rules::ruleset::TroopType::Horse)
+                if !t.fighters.contains_key(&f.template_key) =>
+            {
+                t.mount(c)
+            }
+            _ => t.fighter(&f.template_key),
+        };
+        if let Some(e) = super::world::find_figure(world, &f.id) {
+            world
+                .entity_mut(e)
+                .insert((Combatant(profile), CombatStatus::default()));
+        }
+        if let Some(m) = &f.template.mount
+            && let Some(e) = super::world::find_figure(world, &format!("{}.mount", f.id))
+        {
+            world
+                .entity_mut(e)
+                .insert((Combatant(t.mount(&m.class)), CombatStatus::default()));
+        }
+    }
+}
+
+/// Builds the pure fight from the world: every figure, with its profile and combat state.
+pub fn build_fight(world: &mut World) -> (Fight, Vec<Entity>) {
+    let t = tables();
+    let rules = world.resource::<Rules>().0.clone();
+    let board = world.resource::<Map>().0.clone();
+    let attacker = world.resource::<TurnState>().initiative.unwrap_or(0);
+    let turn = world.resource::<TurnState>().turn;
+    let first_half = world
+        .get_resource::<MeleeState>()
+        .and_then(|s| s.first_half.as_ref())
+        .filter(|(t, _)| *t == turn)
+        .map(|(_, f)| f.clone());
+    let mut q = world.query::<(
+        (
+            Entity,
+            &FigureId,
+            &SideId,
+            &Position,
+            &Facing,
+            &Stand,
+            &Weight,
+        ),
+        (&Blows, &Body, &Allowance),
+        (
+            Option<&Dexterity>,
+            Option<&Armour>,
+            Option<&Encumbered>,
+            Option<&Weapon>,
+            Option<&Shield>,
+        ),
+        (
+            Option<&RidingOn>,
+            Option<&CarriedBy>,
+            Option<&GaitState>,
+            Option<&HorseClassKey>,
+        ),
+        (
+            Option<&Conditions>,
+            Option<&Combatant>,
+            Option<&CombatStatus>,
+            Option<&Troop>,
+        ),
+    )>();
+    let mut rows: Vec<_> = q
+        .iter(world)
+        .map(|(a, b, c, d, e)| {
+            let (ent, id, side, pos, facing, stand, weight) = a;
+            let (blows, body, allow) = b;
+            let (dex, armour, enc, weapon, shield) = c;
+            let (riding, carried, gait, class) = d;
+            let (conds, prof, status, troop) = e;
+            let state = status.map(|s| s.0.clone()).unwrap_or_default();
+            let is_mount = class.is_some();
+            (
+                ent,
+                riding.map(|r| r.0),
+                carried.map(|c| c.0),
+                Fighter {
+                    id: id.0.clone(),
+                    side: side.0,
+                    cell: pos.0,
+                    facing: facing.0,
+                    shape: stand.shape,
+                    stand_size: stand.size,
+                    weight: weight.0,
+                    dex: dex.map_or(10, |d| d.0),
+                    armour: armour.map_or(2, |a| a.0),
+                    enc: enc.map_or(Encumbrance::None, |e| e.0),
+                    weapon: weapon.map_or_else(
+                        || {
+                            if is_mount {
+                                "hooves".into()
+                            } else {
+                                "none".into()
+                            }
+                        },
+                        |w| w.0.clone(),
+                    ),
+                    shield: shield.is_some_and(|s| s.0),
+                    profile: prof.map(|p| p.0.clone()).unwrap_or_else(|| match class {
+                        Some(c) => t.mount(&c.0),
+                        None => t.default_fighter.clone(),
+                    }),
+                    blows: blows.left,
+                    blows_max: blows.max,
+                    body: body.left as i32 - state.below_zero as i32,
+                    body_max: body.max as i32,
+                    mount: None,
+                    rider: None,
+                    horse_class: class.map(|c| c.0.clone()),
+                    gait: gait.map_or(Gait::Walk, |g| g.gait),
+                    move_basis: allow.basis,
+                    conditions: conds.map(|c| c.0.clone()).unwrap_or_default(),
+                    troop: troop.map_or(
+                        if is_mount {
+                            TroopType::Horse
+                        } else {
+                            TroopType::Foot
+                        },
+                        |t| t.0,
+                    ),
+                    state,
+                },
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| a.3.id.cmp(&b.3.id));
+    let entities: Vec<Entity> = rows.iter().map(|r| r.0).collect();
+    let index = |e: Entity| entities.iter().position(|&x| x == e);
+    let links: Vec<(Option<usize>, Option<usize>)> = rows
+        .iter()
+        .map(|r| (r.1.and_then(index), r.2.and_then(index)))
+        .collect();
+    let mut fighters: Vec<Fighter> = rows.into_iter().map(|r| r.3).collect();
+    for (i, (m, r)) in links.iter().enumerate() {
+        fighters[i].mount = *m;
+        fighters[i].rider = *r;
+    }
+    for i in 0..fighters.len() {
+        if let Some(m) = fighters[i].mount {
+            let (shape, size, gait) = (fighters[m].shape, fighters[m].stand_size, fighters[m].gait);
+            let f = &mut fighters[i];
+            f.shape = shape;
+            f.stand_size = size;
+            f.gait = gait;
+        }
+    }
+    let fight = Fight {
+        board,
+        fighters,
+        attacker,
+        round: 0,
+        conditions: rules.conditions.keys().cloned().collect(),
+        first_half,
+        melee_k2: false,
+        prepare: rules.prepare_spell,
+    };
+    (fight, entities)
+}
+
+/// D6, run as the second initiative begins (the first half-move over, the first initiative
+/// still in [`TurnState`]): records which pairs of enemies are engaged — touching, or within
+/// one's weapon reach through its front (D11) — so that their melee keeps the first
+/// initiative's attacker.
+pub fn note_first_half(world: &mut World) {
+    let t = tables();
+    let turn = world.resource::<TurnState>().clone();
+    let Some(attacker) = turn.initiative else {
+        return;
+    };
+    let (fight, _) = build_fight(world);
+    let n = fight.fighters.len();
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            let (fa, fb) = (&fight.fighters[a], &fight.fighters[b]);
+            if fight.hostile(a, b) && fa.is_up() && fb.is_up() && fight.within_reach(a, b, t) {
+                pairs.push((fa.id.clone(), fb.id.clone()));
+            }
+        }
+    }
+    world.resource_mut::<MeleeState>().first_half =
+        Some((turn.turn, FirstHalf { attacker, pairs }));
+}
+
+/// Writes the fight back to the figures: cells, facings, blows, body, conditions, combat
+/// state, and riders parted from their mounts.
+pub fn write_back(world: &mut World, fight: &Fight, entities: &[Entity], end_of_phase: bool) {
+    for (i, f) in fight.fighters.iter().enumerate() {
+        let e = entities[i];
+        let mut st = f.state.clone();
+        st.below_zero = (-f.body).max(0) as u16;
+        let mut em = world.entity_mut(e);
+        if let Some(mut p) = em.get_mut::<Position>() {
+            p.0 = f.cell;
+        }
+        if let Some(mut d) = em.get_mut::<Facing>() {
+            d.0 = f.facing;
+        }
+        if let Some(mut d) = em.get_mut::<Diagonal>() {
+            d.0 = None;
+        }
+        if let Some(mut b) = em.get_mut::<Blows>() {
+            b.left = f.blows;
+        }
+        if let Some(mut b) = em.get_mut::<Body>() {
+            b.left = f.body.max(0) as u16;
+        }
+        if !f.conditions.is_empty() || em.contains::<Conditions>() {
+            em.insert(Conditions(f.conditions.clone()));
+        }
+        if f.is_mount()
+            && (st.hamstrung || (end_of_phase && st.melee_gait.is_some()))
+            && let Some(mut g) = em.get_mut::<GaitState>()
+        {
+            if st.hamstrung {
+                g.gait = Gait::Halt;
+                g.capable = vec![Gait::Halt];
+            } else if let Some(mg) = st.melee_gait {
+                g.gait = mg;
+            }
+        }
+        if end_of_phase {
+            st.melee_gait = None;
+        }
+        em.insert(CombatStatus(st));
+        if f.mount.is_none() && em.contains::<RidingOn>() {
+            em.remove::<RidingOn>();
+            if let Some(mut s) = em.get_mut::<Stand>() {
+                s.shape = StandShape::Square;
+            }
+        }
+        if f.rider.is_none() && em.contains::<CarriedBy>() {
+            em.remove::<CarriedBy>();
+        }
+    }
+    sync_occupancy(world);
+}
+
+/// The fight as it stands now (the melee's own while one is in progress). Its blows are melee
+/// card blows, so K2 counts on them either way.
+fn current_fight(world: &mut World) -> (Fight, bool) {
+    if let Some(f) = &world.resource::<MeleeState>().fight {
+        return (f.clone(), f.round == 0);
+    }
+    let phase = *world.resource::<State<Phase>>().get();
+    let mut fight = build_fight(world).0;
+    fight.melee_k2 = true;
+    (fight, phase != Phase::MeleeRounds)
+}
+
+/// A figure's hand for the desktop game: every card with its cost and verdict.
+pub fn hand(world: &mut World, unit: &str) -> Vec<HandCard> {
+    let (fight, tac_phase) = current_fight(world);
+    match fight.index_of(unit) {
+        Some(i) => crate::rules::melee::hand::hand(&fight, tables(), i, tac_phase),
+        None => Vec::new(),
+    }
+}
+
+/// The odds of `card` by `unit` against `target`, if the target shows `assumed` defences:
+/// the numbers the resolver rolls against.
+pub fn odds(
+    world: &mut World,
+    unit: &str,
+    target: &str,
+    card: &MeleeCard,
+    assumed: &[MeleeCard],
+) -> Option<attack::Odds> {
+    let (fight, _) = current_fight(world);
+    let a = fight.index_of(unit)?;
+    let d = fight.index_of(target)?;
+    attack::odds(&fight, tables(), a, d, card, assumed)
+}
+
+/// Words for a figure's combat state, for the snapshot and the window.
+pub fn status_words(s: &CombatState, t: &Tables, weapon: Option<&Weapon>) -> Vec<String> {
+    let _ = t;
+    let mut v = Vec::new();
+    match s.fallen {
+        Fallen::Dead => v.push("dead".to_string()),
+        Fallen::Incapacitated => v.push("incapacitated".to_string()),
+        Fallen::Up => {}
+    }
+    match s.posture {
+        Posture::Prone if s.fallen == Fallen::Up => v.push("prone".into()),
+        Posture::Kneeling => v.push("kneeling".into()),
+        _ => {}
+    }
+    if s.stunned > 0 {
+        v.push(format!("stunned ({} rounds)", s.stunned));
+    }
+    if s.berserk {
+        v.push("berserk".into());
+    }
+    if !s.turned_on.is_empty() {
+        v.push(format!("turned on {}", s.turned_on.join(", ")));
+    }
+    if s.stupor {
+        v.push("stupor".into());
+    }
+    if !s.restrained_by.is_empty() {
+        v.push(format!("restrained by {}", s.restrained_by.join(", ")));
+    }
+    if let Some(x) = &s.restraining {
+        v.push(format!("restraining {x}"));
+    }
+    if s.main_broken {
+        v.push(format!(
+            "{} broken",
+            weapon.map_or("weapon", |w| w.0.as_str())
+        ));
+    } else if s.main_lost {
+        v.push(format!(
+            "{} lost",
+            weapon.map_or("weapon", |w| w.0.as_str())
+        ));
+    }
+    match s.held {
+        Held::Sidearm => v.push("sidearm drawn".into()),
+        Held::Nothing => v.push("empty-handed".into()),
+        Held::Main => {}
+    }
+    if s.shield_broken {
+        v.push("shield shattered".into());
+    } else if s.shield_down {
+        v.push("shield slung".into());
+    }
+    if s.unloaded {
+        v.push("unloaded".into());
+    }
+    if s.prepared {
+        v.push(if s.preparations > 1 {
+            format!("spell prepared ×{}", s.preparations)
+        } else {
+            "spell prepared".into()
+        });
+    }
+    if s.prepare_barred {
+        v.push("preparation disturbed".into());
+    }
+    if s.hamstrung {
+        v.push("hamstrung".into());
+    }
+    v
+}

@@ -1,0 +1,295 @@
+//! The melee's orders: face-down card plays, passes, dodge guesses and `EndSide` in the melee
+//! phases (D7, D9), and the melee's checks on other orders.
+
+use super::*;
+
+pub(super) fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal(s.into()))
+}
+
+/// Handles the melee orders (cards, passes, dodge guesses, and `EndSide` in the melee
+/// phases) and the melee's checks on other orders. `None`: the order is not the melee's.
+pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
+    let phase = *world.resource::<State<Phase>>().get();
+    let in_melee = matches!(phase, Phase::Tac | Phase::MeleeRounds)
+        && world.resource::<MeleeState>().stage != Stage::Idle;
+    match order {
+        Order::PlayCards {
+            unit,
+            tac,
+            tac_target,
+            melee,
+        } => {
+            if !in_melee {
+                return Some(not_now(phase));
+            }
+            Some(play_cards(
+                world,
+                phase,
+                unit,
+                *tac,
+                tac_target.clone(),
+                melee.clone(),
+            ))
+        }
+        Order::Pass { unit } => {
+            if !in_melee {
+                return Some(not_now(phase));
+            }
+            Some(pass(world, phase, unit))
+        }
+        Order::GuessDodge {
+            unit,
+            target,
+            guess,
+        } => {
+            if !in_melee {
+                return Some(not_now(phase));
+            }
+            Some(guess_dodge(world, phase, unit, target, *guess))
+        }
+        Order::EndSide if in_melee => Some(end_choices(world, phase)),
+        Order::Move { unit, .. }
+        | Order::SetGait { unit, .. }
+        | Order::Mount { unit, .. }
+        | Order::Dismount { unit, .. } => check_can_act(world, unit, false).err().map(Err),
+        Order::Activity { unit, activity } => check_can_act(
+            world,
+            unit,
+            *activity == crate::rules::ruleset::Activity::StandUp,
+        )
+        .and_then(|()| {
+            let berserk = crate::sim::world::find_figure(world, unit)
+                .and_then(|e| world.get::<CombatStatus>(e))
+                .is_some_and(|c| c.0.berserk);
+            crate::rules::melee::berserk::carry_ok(berserk, *activity).map_err(Refusal)
+        })
+        .err()
+        .map(Err),
+        _ => None,
+    }
+}
+
+/// After an accepted order: standing up (D15) gets a figure off the ground.
+pub fn after_order(world: &mut World, order: &Order) {
+    if let Order::Activity {
+        unit,
+        activity: crate::rules::ruleset::Activity::StandUp,
+    } = order
+        && let Some(e) = crate::sim::world::find_figure(world, unit)
+        && let Some(mut c) = world.get_mut::<CombatStatus>(e)
+    {
+        c.0.posture = Posture::Standing;
+    }
+}
+
+pub(super) fn check_can_act(
+    world: &mut World,
+    unit: &str,
+    standing_up: bool,
+) -> Result<(), Refusal> {
+    let Some(e) = crate::sim::world::find_figure(world, unit) else {
+        return Ok(());
+    };
+    let Some(st) = world.get::<CombatStatus>(e).map(|c| c.0.clone()) else {
+        return Ok(());
+    };
+    match st.fallen {
+        Fallen::Dead => return refuse(format!("{unit} is dead")),
+        Fallen::Incapacitated => return refuse(format!("{unit} is incapacitated")),
+        Fallen::Up => {}
+    }
+    if !st.restrained_by.is_empty() {
+        return refuse(format!(
+            "§6 RESTRAINT: {unit} is restrained by {}; it must BREAK FREE in a melee first",
+            st.restrained_by.join(", ")
+        ));
+    }
+    if st.posture != Posture::Standing && !standing_up {
+        return refuse(format!(
+            "D15: {unit} is on the ground; it must stand up first (Activity StandUp)"
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn not_now(phase: Phase) -> Result<(), Refusal> {
+    refuse(format!(
+        "D6/D7: cards are played in the TAC phase and the melee rounds, when a melee waits for them; it is the {}",
+        phase.label()
+    ))
+}
+
+pub(super) fn fighter_index(world: &World, unit: &str) -> Result<usize, Refusal> {
+    let s = world.resource::<MeleeState>();
+    let fight = s.fight.as_ref().expect("a melee in progress");
+    fight
+        .index_of(unit)
+        .ok_or_else(|| Refusal(format!("there is no figure {unit:?}")))
+}
+
+pub(super) fn play_cards(
+    world: &mut World,
+    phase: Phase,
+    unit: &str,
+    tac: Option<TacCard>,
+    tac_target: Option<String>,
+    melee: Vec<MeleeCard>,
+) -> Result<(), Refusal> {
+    let i = fighter_index(world, unit)?;
+    let s = world.resource::<MeleeState>();
+    if s.stage != Stage::Choosing {
+        return refuse("D7: the cards are face up; opponents are guessing the dodges");
+    }
+    if !s.waiting.contains(&i) {
+        return refuse(format!(
+            "{unit} has no cards to choose now (it is not in the melee, has chosen already, or its play is forced)"
+        ));
+    }
+    let fight = s.fight.as_ref().expect("a melee in progress");
+    let c = Choice {
+        tac,
+        tac_target,
+        melee,
+        forfeit: false,
+    };
+    check_play(fight, i, &c, tables(), fight.round == 0).map_err(|e| Refusal(e.to_string()))?;
+    let mut s = world.resource_mut::<MeleeState>();
+    s.choices[i] = Some(c);
+    s.waiting.retain(|&x| x != i);
+    say(
+        world,
+        phase,
+        format!("{unit} chooses its cards, face down."),
+    );
+    Ok(())
+}
+
+pub(super) fn pass(world: &mut World, phase: Phase, unit: &str) -> Result<(), Refusal> {
+    let i = fighter_index(world, unit)?;
+    let t = tables();
+    let mut s = world.resource_mut::<MeleeState>();
+    match s.stage {
+        Stage::Choosing => {
+            if !s.waiting.contains(&i) {
+                return refuse(format!("{unit} has no cards to choose now"));
+            }
+            let fight = s.fight.as_ref().expect("a melee in progress");
+            let c = flow::pass_play(fight, t, i, fight.round == 0);
+            s.choices[i] = Some(c);
+            s.waiting.retain(|&x| x != i);
+            say(
+                world,
+                phase,
+                format!("{unit} passes this round, face down."),
+            );
+        }
+        Stage::Guessing => {
+            if !s.to_guess.iter().any(|&(g, _)| g == i) {
+                return refuse(format!("{unit} has no dodge to guess"));
+            }
+            s.to_guess.retain(|&(g, _)| g != i);
+            say(world, phase, format!("{unit} makes no guess."));
+        }
+        Stage::Idle | Stage::NextRound => return not_now(phase),
+    }
+    Ok(())
+}
+
+pub(super) fn guess_dodge(
+    world: &mut World,
+    phase: Phase,
+    unit: &str,
+    target: &str,
+    dir: DodgeDir,
+) -> Result<(), Refusal> {
+    let g = fighter_index(world, unit)?;
+    let d = fighter_index(world, target)?;
+    let mut s = world.resource_mut::<MeleeState>();
+    if s.stage != Stage::Guessing || !s.to_guess.contains(&(g, d)) {
+        return refuse(format!(
+            "§6 DODGE: {unit} has no dodge of {target} to guess now"
+        ));
+    }
+    s.to_guess.retain(|&x| x != (g, d));
+    s.guesses.push(Guess {
+        guesser: g,
+        dodger: d,
+        dir,
+    });
+    say(
+        world,
+        phase,
+        format!("{unit} guesses which way {target} dodges."),
+    );
+    Ok(())
+}
+
+/// `EndSide` in a melee: nobody is asked again this melee phase. Every figure still to
+/// choose, and every figure in the later card rounds, passes; guesses not made are none.
+pub(super) fn end_choices(world: &mut World, phase: Phase) -> Result<(), Refusal> {
+    let t = tables();
+    let mut s = world.resource_mut::<MeleeState>();
+    let fight = s.fight.take().expect("a melee in progress");
+    let names: Vec<String> = s
+        .waiting
+        .iter()
+        .chain(s.to_guess.iter().map(|(g, _)| g))
+        .map(|&i| fight.fighters[i].id.clone())
+        .collect();
+    let waiting = std::mem::take(&mut s.waiting);
+    for i in waiting {
+        s.passing[i] = true;
+        s.choices[i] = Some(flow::pass_play(&fight, t, i, fight.round == 0));
+    }
+    for &(g, _) in &s.to_guess.clone() {
+        s.passing[g] = true;
+    }
+    s.to_guess.clear();
+    s.pass_all = true;
+    s.fight = Some(fight);
+    say(
+        world,
+        phase,
+        format!(
+            "End of choosing: {} and every figure after them pass for the rest of this melee phase (PASSIVE SHIELD PARRY; when D7 forbids a seventh, the first card they may play).",
+            if names.is_empty() {
+                "nobody".to_string()
+            } else {
+                names.join(", ")
+            }
+        ),
+    );
+    Ok(())
+}
+
+/// `CalmBerserk` (§6 FEROCITY), in a half-move: the friend's try is checked and rolled with the
+/// game's dice by [`crate::rules::melee::berserk::calm`], logged, and both figures' combat
+/// states written back.
+pub fn calm_berserk(
+    world: &mut World,
+    phase: Phase,
+    unit: &str,
+    berserk: &str,
+) -> Result<(), Refusal> {
+    let (mut fight, entities) = build_fight(world);
+    let c = fighter_index_in(&fight, unit)?;
+    let b = fighter_index_in(&fight, berserk)?;
+    let turn = world.resource::<TurnState>().turn;
+    crate::rules::melee::berserk::calm_ok(&fight, c, b, turn).map_err(Refusal)?;
+    let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
+        crate::rules::melee::berserk::calm(&mut fight, c, b, turn, &mut *dice)
+    });
+    for i in [c, b] {
+        let st = fight.fighters[i].state.clone();
+        world.entity_mut(entities[i]).insert(CombatStatus(st));
+    }
+    log_events(world, phase, events);
+    Ok(())
+}
+
+fn fighter_index_in(fight: &Fight, unit: &str) -> Result<usize, Refusal> {
+    fight
+        .index_of(unit)
+        .ok_or_else(|| Refusal(format!("there is no figure {unit:?}")))
+}

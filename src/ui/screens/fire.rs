@@ -1,0 +1,364 @@
+//! The fire phases in the window (D3–D5): while a side at the computer casts spells or fires
+//! missiles, an overlay lists each of its figures that could act, with every enemy (or, for
+//! a spell, every figure it may be cast on) and the chance from `sim::fire::fire_odds` /
+//! `cast_odds` — the numbers the resolution rolls against — greyed with the rule's reason
+//! when the shot or spell is refused (out of range, out of sight, K3 arc, K2, no shots
+//! left, …). A click gives the order at once: fire and spells are not secret (D3 plays them
+//! side after side), so no hand-over screen is needed. The map draws the lines of sight of
+//! the figure the player points at, like the charge overlay.
+
+use super::sight_lines::{Sighted, draw_sight_lines};
+use crate::rules::fire::{ShotOdds, SubStep, band_word};
+use crate::rules::melee::tables::tables;
+use crate::sim::Game;
+use crate::sim::charge::visible;
+use crate::sim::components::{FigureId, Position};
+use crate::sim::fire::{cast_odds, current_step, fire_odds, shots_left};
+use crate::sim::melee::build_fight;
+use crate::sim::orders::Order;
+use crate::ui::MapLayout;
+use crate::ui::bridge::Mirror;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// One thing a figure could do now: a shot at a target, or a spell on one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FireChoice {
+    /// The figure shot at or cast on (`None`: a spell on the caster itself).
+    pub target: Option<String>,
+    /// The spell, when casting.
+    pub spell: Option<String>,
+    /// The chance in percent, or the rule that refuses it.
+    pub verdict: Result<i32, String>,
+    /// The odds in words, for the pointer's tooltip.
+    pub words: String,
+    /// A clear line of sight from the figure to the target.
+    pub in_sight: bool,
+}
+
+/// A figure of the acting side that could shoot or cast in this sub-step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    /// Its id.
+    pub unit: String,
+    /// Shots it may still loose this half (D3/D5), when firing.
+    pub shots_left: Option<u8>,
+    /// What it could do.
+    pub choices: Vec<FireChoice>,
+}
+
+/// The fire overlay of the side at the computer in a casting or firing sub-step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FireOverlay {
+    /// The side acting.
+    pub side: u8,
+    /// Its name.
+    pub side_name: String,
+    /// Casting or firing.
+    pub kind: SubStep,
+    /// Its figures that could act.
+    pub actors: Vec<Actor>,
+}
+
+/// What the screens show of the fire phase, read by `watch_game`.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FireView {
+    /// The overlay for the side at the computer, when it is acting.
+    pub overlay: Option<FireOverlay>,
+    /// The game's order count and side when `overlay` was read.
+    pub key: Option<(usize, u8)>,
+    /// The figure whose lines of sight the map draws.
+    pub focus: Option<String>,
+}
+
+/// The odds of a shot in words: the chance, the modifiers, the damage and where a hit on a
+/// rider may fall (K4, A14).
+pub fn shot_words(o: &ShotOdds, target: &str) -> String {
+    let mut t = if o.asl {
+        format!("{}% of an effect on {target} (house fire table)", o.chance)
+    } else {
+        format!(
+            "{}% to hit {target} ({}% critical), {}-{} damage",
+            o.chance, o.critical, o.damage.0, o.damage.1
+        )
+    };
+    if let Some(b) = o.band {
+        t.push_str(&format!(", {} range", band_word(usize::from(b))));
+    }
+    if let Some(h) = o.horse_chance {
+        if o.asl {
+            t.push_str(&format!("; {h}% against the horses, rolled apart (A14)"));
+        } else {
+            t.push_str(&format!(
+                "; a hit falls on the horse on a d6 of 1–4 ({h}% against it, K4)"
+            ));
+        }
+    }
+    for (what, n) in &o.parts {
+        t.push_str(&format!("\n  {what}: {n:+}"));
+    }
+    t
+}
+
+/// The overlay for `side`, when the game waits for it to cast or fire.
+pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
+    let w = game.app.world_mut();
+    let step = current_step(w).filter(|s| s.side == side)?;
+    if step.kind == SubStep::Misc {
+        return None;
+    }
+    let (fight, _) = build_fight(w);
+    let mine: Vec<usize> = (0..fight.fighters.len())
+        .filter(|&i| {
+            let f = &fight.fighters[i];
+            f.side == side && !f.is_mount()
+        })
+        .collect();
+    let others: Vec<(String, u8)> = fight
+        .fighters
+        .iter()
+        .filter(|f| !f.is_mount())
+        .map(|f| (f.id.clone(), f.side))
+        .collect();
+    let mut actors = Vec::new();
+    for i in mine {
+        let f = &fight.fighters[i];
+        let unit = f.id.clone();
+        let seen = visible(w, &unit);
+        let mut choices = Vec::new();
+        let shots = match step.kind {
+            SubStep::Fire => {
+                if f.in_hand(tables()).is_none_or(|wpn| !wpn.is_missile()) {
+                    continue;
+                }
+                for (t, _) in others.iter().filter(|(_, s)| *s != side) {
+                    let r = fire_odds(w, &unit, t);
+                    choices.push(FireChoice {
+                        target: Some(t.clone()),
+                        spell: None,
+                        words: r.as_ref().map_or(String::new(), |o| shot_words(o, t)),
+                        verdict: r.map(|o| o.chance).map_err(|e| e.0),
+                        in_sight: seen.contains(t),
+                    });
+                }
+                shots_left(w, &unit)
+            }
+            _ => {
+                for spell in &f.profile.spells {
+                    let targets = std::iter::once(None).chain(others.iter().map(|(t, _)| Some(t)));
+                    let mut refused = None;
+                    let before = choices.len();
+                    for t in targets {
+                        match cast_odds(w, &unit, spell, t.map(String::as_str)) {
+                            Ok(p) => choices.push(FireChoice {
+                                target: t.cloned(),
+                                spell: Some(spell.clone()),
+                                verdict: Ok(p),
+                                words: format!(
+                                    "{spell} on {}: {p}% to take effect",
+                                    t.map_or("itself", |s| s.as_str())
+                                ),
+                                in_sight: t.is_none_or(|t| seen.contains(t)),
+                            }),
+                            Err(e) => refused = refused.or(Some(e.0)),
+                        }
+                    }
+                    if choices.len() == before {
+                        // No figure it may be cast on: one greyed entry with the first reason.
+                        choices.push(FireChoice {
+                            target: None,
+                            spell: Some(spell.clone()),
+                            verdict: Err(refused.unwrap_or_else(|| "no target".into())),
+                            words: String::new(),
+                            in_sight: false,
+                        });
+                    }
+                }
+                if choices.is_empty() {
+                    continue;
+                }
+                None
+            }
+        };
+        actors.push(Actor {
+            unit,
+            shots_left: shots,
+            choices,
+        });
+    }
+    let side_name = w.resource::<crate::sim::phase::TurnState>().side_name(side);
+    Some(FireOverlay {
+        side,
+        side_name,
+        kind: step.kind,
+        actors,
+    })
+}
+
+/// The order a click on `choice` gives.
+pub fn order_of(actor: &Actor, choice: &FireChoice) -> Order {
+    match &choice.spell {
+        Some(spell) => Order::Cast {
+            unit: actor.unit.clone(),
+            spell: spell.clone(),
+            target: choice.target.clone(),
+        },
+        None => Order::Fire {
+            unit: actor.unit.clone(),
+            target: choice.target.clone().unwrap_or_default(),
+        },
+    }
+}
+
+const GREYED: egui::Color32 = egui::Color32::from_rgb(150, 150, 150);
+
+/// Draws the overlay; returns the order of a click (a shot, a spell, or the end of the
+/// side's sub-step).
+pub fn show_fire(
+    ctx: &egui::Context,
+    overlay: &FireOverlay,
+    focus: &mut Option<String>,
+) -> Option<Order> {
+    let mut out = None;
+    let title = format!("{} {} (D3)", overlay.side_name, overlay.kind.label());
+    egui::Window::new(title)
+        .id(egui::Id::new("warhorse-fire"))
+        .collapsible(false)
+        .resizable(true)
+        .default_width(560.0)
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
+        .show(ctx, |ui| {
+            ui.label(match overlay.kind {
+                SubStep::Cast => {
+                    "Click a spell's target to cast it now (a spell on \"itself\" needs none). \
+                     A figure that casts here moves at half in the half-move after (D4)."
+                }
+                _ => {
+                    "Click an enemy to loose one shot at it now; beside each, the chance to \
+                     hit (point at it for the odds). A figure on foot that shoots here moves at \
+                     half in the half-move after, and a crossbow reloads instead (D4). The map \
+                     shows the lines of sight of the figure you point at."
+                }
+            });
+            egui::ScrollArea::vertical()
+                .max_height(320.0)
+                .show(ui, |ui| {
+                    if overlay.actors.is_empty() {
+                        ui.label("None of your figures can act now.");
+                    }
+                    for a in &overlay.actors {
+                        if let Some(o) = actor_ui(ui, a, focus) {
+                            out = Some(o);
+                        }
+                    }
+                });
+            ui.separator();
+            if ui
+                .button(format!(
+                    "Done — end {}'s turn to act (Enter)",
+                    overlay.side_name
+                ))
+                .clicked()
+            {
+                out = Some(Order::EndSide);
+            }
+        });
+    out
+}
+
+fn actor_ui(ui: &mut egui::Ui, a: &Actor, focus: &mut Option<String>) -> Option<Order> {
+    let mut out = None;
+    ui.separator();
+    let head = match a.shots_left {
+        Some(n) => format!("{} — {n} shot(s) left this half", a.unit),
+        None => a.unit.clone(),
+    };
+    let mut hovered = ui.strong(head).hovered();
+    ui.horizontal_wrapped(|ui| {
+        for c in &a.choices {
+            let whom = c.target.as_deref().unwrap_or("itself");
+            let what = match &c.spell {
+                Some(s) => format!("{s} → {whom}"),
+                None => whom.to_string(),
+            };
+            let r = match &c.verdict {
+                Ok(p) => {
+                    let r = ui.button(format!("{what} — {p}%")).on_hover_text(&c.words);
+                    if r.clicked() {
+                        out = Some(order_of(a, c));
+                    }
+                    r
+                }
+                Err(why) => ui
+                    .add_enabled(
+                        false,
+                        egui::Button::new(egui::RichText::new(what).color(GREYED)),
+                    )
+                    .on_disabled_hover_text(why),
+            };
+            hovered |= r.hovered() || r.contains_pointer();
+        }
+    });
+    if hovered || focus.is_none() {
+        *focus = Some(a.unit.clone());
+    }
+    out
+}
+
+/// The fire overlay's egui system (hidden behind the hand-over screen and the menu).
+pub fn draw_fire(
+    mut contexts: bevy_egui::EguiContexts,
+    mut view: ResMut<FireView>,
+    handover: Res<super::Handover>,
+    overlays: Res<super::Overlays>,
+    mut actions: ResMut<super::ScreenActions>,
+) -> Result {
+    let Some(o) = view.overlay.clone() else {
+        return Ok(());
+    };
+    if handover.screen_up() || overlays.blocking() {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut focus = view.focus.clone();
+    if let Some(order) = show_fire(ctx, &o, &mut focus) {
+        actions.0.push(super::ScreenAction::Fire(order));
+    }
+    if view.focus != focus {
+        view.focus = focus;
+    }
+    Ok(())
+}
+
+/// Draws the focused figure's lines of sight to each target while the overlay is up.
+pub fn draw_fire_lines(
+    view: Res<FireView>,
+    handover: Res<super::Handover>,
+    layout: Option<Res<MapLayout>>,
+    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    mut gizmos: Gizmos,
+) {
+    let (Some(o), Some(layout), Some(focus)) = (&view.overlay, layout, &view.focus) else {
+        return;
+    };
+    if handover.screen_up() {
+        return;
+    }
+    let Some(a) = o.actors.iter().find(|a| &a.unit == focus) else {
+        return;
+    };
+    let mut seen = Vec::new();
+    // A spell lists a target once per spell: one line each.
+    let targets = a.choices.iter().filter_map(|c| {
+        let t = c.target.as_deref()?;
+        (!seen.contains(&t)).then(|| {
+            seen.push(t);
+            Sighted {
+                id: t,
+                in_sight: c.in_sight,
+                allowed: c.verdict.is_ok(),
+            }
+        })
+    });
+    draw_sight_lines(&mut gizmos, &layout, &mirrors, &a.unit, targets);
+}
