@@ -82,7 +82,13 @@ fn bench_app() -> App {
     let level = warhorse::level::load_level_str(&level_text(), "<bench>", None)
         .unwrap_or_else(|e| panic!("the bench level loads: {e}"));
     assert_eq!(level.figures.len(), 2 * (FOOT + MOUNTED));
-    let mut app = headless_app(Game::new(&level, 7), level);
+    let mut game = Game::new(&level, 7);
+    // The archers' fire phase (D3) comes first; the cases are about moving, in the half-move.
+    while !game.phase().is_half_move() {
+        game.order(&warhorse::sim::orders::Order::EndSide)
+            .unwrap_or_else(|r| panic!("ends a fire sub-step: {r}"));
+    }
+    let mut app = headless_app(game, level);
     app.update();
     app
 }

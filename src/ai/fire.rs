@@ -5,8 +5,8 @@
 
 use crate::rules::fire::SubStep;
 use crate::rules::melee::tables::{SpellTarget, tables};
-use crate::sim::components::{FigureId, SideId};
-use crate::sim::fire::{cast_odds, current_step, nearest_target, shots_left};
+use crate::sim::components::{Combatant, FigureId, SideId};
+use crate::sim::fire::{cast_odds, current_step, nearest_target, shooters_with_shots};
 use crate::sim::orders::Order;
 use bevy::prelude::*;
 
@@ -15,13 +15,14 @@ pub fn side_waits(world: &World, side: u8) -> bool {
     current_step(world).is_some_and(|s| s.side == side)
 }
 
-/// The side's figure ids, sorted (a stable order, so AI games replay identically).
-fn own_figures(world: &mut World, side: u8) -> Vec<String> {
-    let mut q = world.query::<(&FigureId, &SideId)>();
-    let mut v: Vec<String> = q
+/// The side's figures that know a spell, by id (a stable order, so AI games replay
+/// identically), with their spells.
+fn casters(world: &mut World, side: u8) -> Vec<(String, Vec<String>)> {
+    let mut q = world.query::<(&FigureId, &SideId, &Combatant)>();
+    let mut v: Vec<(String, Vec<String>)> = q
         .iter(world)
-        .filter(|(_, s)| s.0 == side)
-        .map(|(f, _)| f.0.clone())
+        .filter(|(_, s, c)| s.0 == side && !c.0.spells.is_empty())
+        .map(|(f, _, c)| (f.0.clone(), c.0.spells.clone()))
         .collect();
     v.sort();
     v
@@ -32,25 +33,20 @@ fn own_figures(world: &mut World, side: u8) -> Vec<String> {
 /// side's sub-step.
 pub fn next_order(world: &mut World, side: u8) -> Option<Order> {
     let step = current_step(world).filter(|s| s.side == side)?;
-    for unit in own_figures(world, side) {
-        match step.kind {
-            SubStep::Fire => {
-                if shots_left(world, &unit).unwrap_or(0) == 0 {
-                    continue;
-                }
+    match step.kind {
+        SubStep::Fire => {
+            for (unit, _) in shooters_with_shots(world, side) {
                 // I3: only the nearest enemy; if it cannot be shot, the figure holds fire.
                 if let Some((target, true)) = nearest_target(world, &unit) {
                     return Some(Order::Fire { unit, target });
                 }
             }
-            SubStep::Cast => {
+        }
+        SubStep::Cast => {
+            for (unit, spells) in casters(world, side) {
                 let Some((target, _)) = nearest_target(world, &unit) else {
                     continue;
                 };
-                let spells = crate::sim::world::find_figure(world, &unit)
-                    .and_then(|e| world.get::<crate::sim::components::Combatant>(e))
-                    .map(|c| c.0.spells.clone())
-                    .unwrap_or_default();
                 for spell in spells {
                     let hostile = tables()
                         .spells
@@ -65,8 +61,8 @@ pub fn next_order(world: &mut World, side: u8) -> Option<Order> {
                     }
                 }
             }
-            SubStep::Misc => {}
         }
+        SubStep::Misc => {}
     }
     Some(Order::EndSide)
 }

@@ -100,6 +100,10 @@ pub struct FigureSpec {
     /// Extra movement conditions (R1).
     #[serde(default)]
     pub conditions: Vec<String>,
+    /// §6 FEROCITY: the id of its Lady (or Man), a figure of its own side: when this figure
+    /// is berserk and the Lady tries to calm it, the chance of being turned on is 20% lower.
+    #[serde(default)]
+    pub beloved: Option<String>,
 }
 
 /// An AI group (I1).

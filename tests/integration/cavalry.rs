@@ -510,3 +510,69 @@ fn c5_an_answer_must_be_a_tac_card_the_figure_may_play() {
     })
     .unwrap();
 }
+
+/// The side to move's first half-move of turn 1, the fire phase ended (nothing in range).
+fn asl_half_move() -> Game {
+    let mut g = game("levels/asl_cavalry.ron", 1);
+    while !g.phase().is_half_move() {
+        g.order(&Order::EndSide).expect("ends a fire sub-step");
+    }
+    g
+}
+
+/// Steps from `from`'s hex straight into `to`'s, one hex at a time.
+fn path_into(g: &mut Game, from: &str, to: &str) -> Vec<warhorse::rules::movement::Step> {
+    let s = g.snapshot();
+    let at = |id: &str| {
+        let c = s.figures.iter().find(|f| f.id == id).expect("figure").cell;
+        warhorse::rules::grid::Cell::new(c[0], c[1])
+    };
+    let (mut a, b) = (at(from), at(to));
+    let grid = warhorse::rules::grid::GridKind::Hex;
+    let mut steps = Vec::new();
+    while let Some(d) = grid.dir_towards(a, b) {
+        steps.push(warhorse::rules::movement::Step::Go(d));
+        a = grid.neighbour(a, d);
+    }
+    steps
+}
+
+#[test]
+fn d10a_over_a2_one_unit_a_hex_but_riderless_horses_stack() {
+    let mut g = asl_half_move();
+    let side = g
+        .snapshot()
+        .figures
+        .iter()
+        .find(|f| f.id == "leader")
+        .unwrap()
+        .side
+        .clone();
+    if g.snapshot().to_move.as_deref() != Some(side.as_str()) {
+        g.order(&Order::EndSide)
+            .expect("the Soviets end their half-move");
+    }
+    // A2: the leader walks into the riderless horse's hex.
+    let into_horse = path_into(&mut g, "leader", "leader_horse");
+    assert_eq!(into_horse.len(), 1, "the leader stands next to its horse");
+    g.order(&Order::Move {
+        unit: "leader".into(),
+        steps: into_horse,
+    })
+    .expect("riderless horses do not count for stacking (A2)");
+    // D10a: another unit's hex is never shared, even a friend's: the move is refused and
+    // nothing changes.
+    let before = g.snapshot();
+    let steps = path_into(&mut g, "cav_leader", "cav_1");
+    let r = g.order(&Order::Move {
+        unit: "cav_leader".into(),
+        steps,
+    });
+    let why = r.expect_err("a unit may not end in a friend's hex").0;
+    assert!(why.contains("D10a"), "{why}");
+    assert_eq!(
+        g.snapshot().figures,
+        before.figures,
+        "a refused order leaves the world as it was"
+    );
+}

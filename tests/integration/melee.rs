@@ -377,14 +377,11 @@ const BERSERK_LEVEL: &str = r#"Level(
     ],
 )"#;
 
-/// §6 FEROCITY: `CalmBerserk` in a half-move — rolled and logged, once a turn, only by the
-/// side moving; a berserk may not pick up a comrade.
-#[test]
-fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
+/// A game of the berserk level `text` (seed 7) with Ulf already in his blood rage.
+fn with_ulf_berserk(text: &str) -> Game {
     use warhorse::sim::components::CombatStatus;
-    let level = warhorse::level::load_level_str(BERSERK_LEVEL, "berserk.ron", None).expect("level");
+    let level = warhorse::level::load_level_str(text, "berserk.ron", None).expect("level");
     let mut g = Game::new(&level, 7);
-    assert_eq!(g.phase(), Phase::FirstHalfMove);
     let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
     g.app
         .world_mut()
@@ -392,6 +389,17 @@ fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
         .unwrap()
         .0
         .berserk = true;
+    g
+}
+
+/// §6 FEROCITY: `CalmBerserk` in a half-move — rolled and logged, once a turn, only by the
+/// side moving; a berserk may not pick up a comrade.
+#[test]
+fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
+    use warhorse::sim::components::CombatStatus;
+    let mut g = with_ulf_berserk(BERSERK_LEVEL);
+    assert_eq!(g.phase(), Phase::FirstHalfMove);
+    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
     let pick = Order::Activity {
         unit: "ulf".into(),
         activity: warhorse::rules::ruleset::Activity::PickUpComrade,
@@ -432,4 +440,40 @@ fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
     let parsed: Vec<Order> =
         ron::from_str(r#"[CalmBerserk(unit: "friend", berserk: "ulf")]"#).expect("parses");
     assert_eq!(parsed, [calm]);
+}
+
+/// §6 FEROCITY: a figure's Lady (or Man), named by `beloved` in the level, calms it at 20%
+/// less chance of being turned on; the level's `beloved` is loaded and checked.
+#[test]
+fn a_berserks_lady_named_in_the_level_calms_him_at_20_less() {
+    use warhorse::sim::components::CombatStatus;
+    let text = BERSERK_LEVEL.replace(
+        r#"at: (2, 2), facing: "E")"#,
+        r#"at: (2, 2), facing: "E", beloved: Some("friend"))"#,
+    );
+    assert!(text.contains("beloved"));
+    let mut g = with_ulf_berserk(&text);
+    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
+    let calm = Order::CalmBerserk {
+        unit: "friend".into(),
+        berserk: "ulf".into(),
+    };
+    g.order(&calm).unwrap();
+    let last = g.snapshot().log.last().unwrap().clone();
+    assert!(last.text.contains("for his Lady (or Man)"), "{}", last.text);
+    let roll = last.roll.expect("the d100 is logged").value;
+    // Ulf's IQ 8 and Wisdom 7: 50 − 20 − 15, he turns on his Lady on 15 or less.
+    let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();
+    assert_eq!(state.turned_on.contains(&"friend".to_string()), roll <= 15);
+    // An unknown figure, or one of the other side, is a loader error at the field.
+    for (name, why) in [("nobody", "unknown figure"), ("foe", "of its own side")] {
+        let bad = BERSERK_LEVEL.replace(
+            r#"at: (2, 2), facing: "E")"#,
+            &format!(r#"at: (2, 2), facing: "E", beloved: Some("{name}"))"#),
+        );
+        let e = warhorse::level::load_level_str(&bad, "lady.ron", None).unwrap_err();
+        let e = &e.errors()[0];
+        assert!(e.message.contains(why), "{e}");
+        assert_eq!((e.file.as_str(), e.line), ("lady.ron", 12), "{e}");
+    }
 }

@@ -43,6 +43,7 @@ pub(super) fn build_level(lf: LevelFile, rules: Option<Ruleset>, cx: &mut Ctx) -
     let sides = check_sides(&lf, cx);
     let (placed, ids) = check_figures(&lf, rules.as_ref(), &map, &sides, cx);
     check_groups(&lf, &ids, cx);
+    check_beloved(&lf, &ids, cx);
 
     let rules = rules?;
     if !cx.errors.is_empty() {
@@ -463,6 +464,39 @@ pub(super) fn check_groups(lf: &LevelFile, ids: &HashMap<&str, usize>, cx: &mut 
                 ),
                 _ => {}
             }
+        }
+    }
+}
+
+/// §6 FEROCITY: a figure's `beloved` (its Lady or Man) is another figure of its own side.
+pub(super) fn check_beloved(lf: &LevelFile, ids: &HashMap<&str, usize>, cx: &mut Ctx) {
+    for (i, f) in lf.figures.iter().enumerate() {
+        let Some(l) = &f.beloved else { continue };
+        let at = [P::F("figures"), P::I(i), P::F("beloved")];
+        match ids.get(l.as_str()).map(|&j| &lf.figures[j]) {
+            None => cx.err(
+                &at,
+                format!(
+                    "unknown figure {l:?} as {:?}'s beloved: expected the id of a figure",
+                    f.id
+                ),
+            ),
+            Some(g) if g.id == f.id => cx.err(
+                &at,
+                format!(
+                    "{:?} names itself as its beloved: expected another figure (§6 FEROCITY)",
+                    f.id
+                ),
+            ),
+            Some(g) if g.side != f.side => cx.err(
+                &at,
+                format!(
+                    "{:?}'s beloved {l:?} is of side {:?}: expected a figure of its own side \
+                     {:?} (§6 FEROCITY)",
+                    f.id, g.side, f.side
+                ),
+            ),
+            Some(_) => {}
         }
     }
 }

@@ -232,3 +232,17 @@ fn c6_a_target_that_ran_away_releases_the_charge_onto_the_next() {
     let (_, e2) = ride(&mut g, &["f1", "f2"], &[], vec![]);
     assert!(struck_at(&g, &e2, "f1").is_some() && struck_at(&g, &e2, "f2").is_some());
 }
+
+#[test]
+fn c5_a_figure_over_10_ft_tall_reaches_as_a_pole_arm() {
+    let mut f = field(&[("foot", "footman", Cell::new(12, 5))]);
+    let i = ix(&f, "foot");
+    // A footman's sword strikes at closest passage (rank 1, one cell).
+    assert_eq!(super::ride::reach_of(&f, tables(), i, false), (1, 1));
+    // Over 10 ft tall: as a pole arm, 1/2" (rank 2, a cell between), before any sword.
+    f.fighters[i].profile.tall = true;
+    assert_eq!(super::ride::reach_of(&f, tables(), i, false), (2, 2));
+    // A lance still outreaches him (rank 3).
+    let k = ix(&f, "k");
+    assert_eq!(super::ride::reach_of(&f, tables(), k, true).1, 3);
+}

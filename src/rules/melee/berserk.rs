@@ -54,30 +54,46 @@ pub fn calm_ok(fight: &Fight, c: usize, b: usize, turn: u32) -> Result<(), Strin
 }
 
 /// The chance that berserk `b` turns on a friend who tries to calm him: 50% less his IQ and
-/// Wisdom, never below 0 (§6 FEROCITY).
-pub fn turn_on_chance(fight: &Fight, b: usize) -> i32 {
+/// Wisdom, a further 20% less when that friend is his Lady (or her Man) (`beloved`: "the
+/// chance of the Beserker turning on the calming figure is reduced by 20%"), never below 0
+/// (§6 FEROCITY).
+pub fn turn_on_chance(fight: &Fight, b: usize, beloved: bool) -> i32 {
     let p = &fight.fighters[b].profile;
-    (seed::BERSERK_TURN_ON - p.iq as i32 - p.wisdom as i32).max(0)
+    let lady = if beloved { seed::BELOVED_CALMING } else { 0 };
+    (seed::BERSERK_TURN_ON - lady - p.iq as i32 - p.wisdom as i32).max(0)
 }
 
-/// Friend `c` tries to calm berserk `b` on turn `turn` (checked by [`calm_ok`]). On a d100 at
-/// or under [`turn_on_chance`] the berserk turns on him: from now on he treats `c` as an
-/// enemy (they fight in the melee) until he calms. Otherwise — *our reading* of an attempt
-/// "to prevent or halt his rampage" — the rage is halted: he calms as at the end of a melee
-/// phase, into a stupor if below half his body points.
-pub fn calm<D: Dice>(fight: &mut Fight, c: usize, b: usize, turn: u32, dice: &mut D) -> Vec<Event> {
+/// Friend `c` tries to calm berserk `b` on turn `turn` (checked by [`calm_ok`]); `beloved`
+/// when `c` is his Lady (or her Man). On a d100 at or under [`turn_on_chance`] the berserk
+/// turns on him: from now on he treats `c` as an enemy (they fight in the melee) until he
+/// calms. Otherwise — *our reading* of an attempt "to prevent or halt his rampage" — the rage
+/// is halted: he calms as at the end of a melee phase, into a stupor if below half his body
+/// points.
+pub fn calm<D: Dice>(
+    fight: &mut Fight,
+    c: usize,
+    b: usize,
+    turn: u32,
+    beloved: bool,
+    dice: &mut D,
+) -> Vec<Event> {
     let mut out = Vec::new();
     let mut r = Roller::new(dice);
     fight.fighters[c].state.calm_turn = turn;
-    let need = turn_on_chance(fight, b);
+    let need = turn_on_chance(fight, b, beloved);
     let (cid, bid) = (fight.fighters[c].id.clone(), fight.fighters[b].id.clone());
+    let how = if beloved {
+        "50% − 20% for his Lady (or Man) − IQ − Wisdom"
+    } else {
+        "50% − IQ − Wisdom"
+    };
     let v = r.d100(&bid);
     if (v as i32) <= need {
         fight.fighters[b].state.turned_on.push(cid.clone());
         r.event(
             &mut out,
             format!(
-                "{cid} tries to calm {bid}: he turns on his friend on {need} or less (50% − IQ − Wisdom), rolls {v}: {bid} now treats {cid} as an enemy (§6 FEROCITY)."
+                "{cid} tries to calm {bid}: he turns on his friend on {need} or less ({how}), rolls {v}: {bid} now treats {cid} as an enemy (§6 FEROCITY)."
             ),
         );
     } else {
@@ -89,7 +105,7 @@ pub fn calm<D: Dice>(fight: &mut Fight, c: usize, b: usize, turn: u32, dice: &mu
         r.event(
             &mut out,
             format!(
-                "{cid} tries to calm {bid}: he turns on his friend on {need} or less (50% − IQ − Wisdom), rolls {v}: the blood rage is halted{} (§6 FEROCITY).",
+                "{cid} tries to calm {bid}: he turns on his friend on {need} or less ({how}), rolls {v}: the blood rage is halted{} (§6 FEROCITY).",
                 if low {
                     "; below half his body points, he collapses into a stupor"
                 } else {
@@ -105,10 +121,62 @@ pub fn calm<D: Dice>(fight: &mut Fight, c: usize, b: usize, turn: u32, dice: &mu
 /// injured friends, etc.)": he may not pick up a comrade or an item. Readying a weapon
 /// (`PickUpAndReady`) is for the fight and stays allowed. *Our reading:* the seed's exception
 /// (a surrounded group cutting its way out) is not modelled.
-pub fn carry_ok(berserk: bool, activity: Activity) -> Result<(), String> {
-    if berserk && matches!(activity, Activity::PickUpComrade | Activity::PickUpItem) {
-        Err("§6 FEROCITY: a berserk carries nothing he does not need in order to fight".into())
+///
+/// The seed's exception — "unless the group is surrounded and is cutting its way through a
+/// wall of enemies" — is `surrounded` (see [`surrounded`]): then he may carry.
+pub fn carry_ok(berserk: bool, surrounded: bool, activity: Activity) -> Result<(), String> {
+    if berserk && !surrounded && matches!(activity, Activity::PickUpComrade | Activity::PickUpItem)
+    {
+        Err(
+            "§6 FEROCITY: a berserk carries nothing he does not need in order to fight \
+             (unless surrounded: enemies next to at least three sides of his stand)"
+                .into(),
+        )
     } else {
         Ok(())
+    }
+}
+
+/// Is figure `i` surrounded, for the berserk's exception to carrying nothing (§6 FEROCITY:
+/// "the group is surrounded and is cutting its way through a wall of enemies")? *Our
+/// reading:* enemies still up stand next to at least three of the four sides of his stand
+/// (front, shield, sword, rear, D10) — there is no way out but through them.
+pub fn surrounded(fight: &Fight, i: usize) -> bool {
+    let me = &fight.fighters[i];
+    let grid = fight.board.grid;
+    let mut sides = Vec::new();
+    for (k, f) in fight.fighters.iter().enumerate() {
+        if k != i && fight.hostile(i, k) && f.is_up() && grid.distance(me.cell, f.cell) == 1 {
+            let side = grid.side_facing(me.shape, me.cell, me.facing, f.cell);
+            if !sides.contains(&side) {
+                sides.push(side);
+            }
+        }
+    }
+    sides.len() >= 3
+}
+
+/// A berserk "will [not] aid friends if there are other enemies closer by" (§6 FEROCITY):
+/// may figure `i` aid its friend `j` (a spell cast on him — the only help one figure gives
+/// another in the game, since a berserk picks up no comrade, see [`carry_ok`])? Refused while
+/// an enemy still up is nearer to him than the friend. A figure not berserk, or aiding
+/// itself, always may.
+pub fn aid_ok(fight: &Fight, i: usize, j: usize) -> Result<(), String> {
+    let me = &fight.fighters[i];
+    if !me.state.berserk || i == j || fight.hostile(i, j) {
+        return Ok(());
+    }
+    let d = fight.distance(i, j);
+    let nearer = (0..fight.fighters.len())
+        .filter(|&k| fight.hostile(i, k) && fight.fighters[k].is_up())
+        .map(|k| (fight.distance(i, k), k))
+        .filter(|&(dk, _)| dk < d)
+        .min();
+    match nearer {
+        Some((dk, k)) => Err(format!(
+            "§6 FEROCITY: {} is berserk and will not aid {} ({d} cells away) while the enemy {} is closer ({dk} cells)",
+            me.id, fight.fighters[j].id, fight.fighters[k].id
+        )),
+        None => Ok(()),
     }
 }

@@ -71,6 +71,9 @@ pub fn castable(
             if same { "an enemy" } else { "a friend" }
         ));
     }
+    if same && let Err(why) = super::berserk::aid_ok(fight, i, j) {
+        return no(why);
+    }
     if j != i {
         let d = fight.distance(i, j);
         let reach = s.range.max(1);

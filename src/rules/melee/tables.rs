@@ -51,6 +51,8 @@ pub mod seed {
     /// A friend who tries to calm a berserk is turned on with 50% less the berserk's IQ and
     /// Wisdom (§6 FEROCITY).
     pub const BERSERK_TURN_ON: i32 = 50;
+    /// … "reduced by 20%" when the one calming him is his Lady (or her Man) (§6 FEROCITY).
+    pub const BELOVED_CALMING: i32 = 20;
     /// A calmed berserk below this share of his body points falls into a stupor (§6).
     pub const STUPOR_BELOW_PERCENT: i32 = 50;
     /// … and has a quarter of his capabilities (§6).

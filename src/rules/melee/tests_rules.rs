@@ -470,7 +470,7 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
     let (k, c, e) = (ix(&f0, "k"), ix(&f0, "c"), ix(&f0, "e"));
     let p = &f0.fighters[k].profile;
     let need = 50 - p.iq as i32 - p.wisdom as i32;
-    assert_eq!(berserk::turn_on_chance(&f0, k), need);
+    assert_eq!(berserk::turn_on_chance(&f0, k, false), need);
     assert_eq!(
         need,
         seed::BERSERK_TURN_ON - 8 - 7,
@@ -479,7 +479,7 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
     // Rolled at the chance: he turns on his friend, who is now his enemy in the melee.
     let mut f = f0.clone();
     let mut dice = ScriptedDice::new(&[need as u32], &[]);
-    let ev = berserk::calm(&mut f, c, k, 3, &mut dice);
+    let ev = berserk::calm(&mut f, c, k, 3, false, &mut dice);
     assert!(ev[0].text.contains("now treats c as an enemy"), "{ev:?}");
     assert_eq!(ev[0].rolls[0].value, need as u32);
     assert!(f.fighters[k].state.berserk);
@@ -503,7 +503,7 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
     // Rolled over the chance: the rage is halted.
     let mut f = f0.clone();
     let mut dice = ScriptedDice::new(&[need as u32 + 1], &[]);
-    let ev = berserk::calm(&mut f, c, k, 3, &mut dice);
+    let ev = berserk::calm(&mut f, c, k, 3, false, &mut dice);
     assert!(ev[0].text.contains("halted"), "{ev:?}");
     assert!(!f.fighters[k].state.berserk && !f.hostile(k, c));
     // Who may try: a friend next to a berserk.
@@ -522,8 +522,102 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
 
 #[test]
 fn a_berserk_carries_nothing_he_does_not_need_to_fight() {
-    assert!(berserk::carry_ok(true, Activity::PickUpComrade).is_err());
-    assert!(berserk::carry_ok(true, Activity::PickUpItem).is_err());
-    assert!(berserk::carry_ok(true, Activity::PickUpAndReady).is_ok());
-    assert!(berserk::carry_ok(false, Activity::PickUpComrade).is_ok());
+    assert!(berserk::carry_ok(true, false, Activity::PickUpComrade).is_err());
+    assert!(berserk::carry_ok(true, false, Activity::PickUpItem).is_err());
+    assert!(berserk::carry_ok(true, false, Activity::PickUpAndReady).is_ok());
+    assert!(berserk::carry_ok(false, false, Activity::PickUpComrade).is_ok());
+    // Surrounded and cutting his way out, he may carry (the seed's exception).
+    assert!(berserk::carry_ok(true, true, Activity::PickUpComrade).is_ok());
+}
+
+#[test]
+fn a_berserk_is_surrounded_with_enemies_on_three_sides_of_his_stand() {
+    // The berserk at (5,5) faces E: front E, shield side N/NE, sword side S/SE, rear W.
+    let r = destrier();
+    let with = |cells: &[(i32, i32)]| {
+        let mut groups = vec![figures(
+            &r,
+            "k",
+            "nordic_berserk",
+            0,
+            Cell::new(5, 5),
+            Dir(2),
+        )];
+        for (n, (x, y)) in cells.iter().enumerate() {
+            let id = format!("e{n}");
+            groups.push(figures(&r, &id, "footman", 1, Cell::new(*x, *y), Dir(6)));
+        }
+        let f = fight(board(GridKind::Square, 40, 12), groups, &[]);
+        let k = ix(&f, "k");
+        berserk::surrounded(&f, k)
+    };
+    assert!(
+        !with(&[(6, 5), (5, 4)]),
+        "front and shield side: a way out behind"
+    );
+    assert!(
+        !with(&[(6, 5), (6, 4), (5, 4)]),
+        "three enemies, but on two sides"
+    );
+    assert!(
+        with(&[(6, 5), (5, 4), (4, 5)]),
+        "front, shield side and rear"
+    );
+    assert!(with(&[(5, 4), (5, 6), (4, 5)]), "both flanks and the rear");
+}
+
+#[test]
+fn a_berserks_lady_calming_him_is_turned_on_20_less() {
+    let f0 = berserk_and_friend();
+    let (k, c) = (ix(&f0, "k"), ix(&f0, "c"));
+    let plain = berserk::turn_on_chance(&f0, k, false);
+    assert_eq!(berserk::turn_on_chance(&f0, k, true), plain - 20);
+    // Rolled between the two chances: a friend would be turned on, his Lady is not.
+    let mut f = f0.clone();
+    let mut dice = ScriptedDice::new(&[plain as u32], &[]);
+    let ev = berserk::calm(&mut f, c, k, 3, true, &mut dice);
+    assert!(ev[0].text.contains("for his Lady (or Man)"), "{ev:?}");
+    assert!(!f.fighters[k].state.berserk && !f.hostile(k, c));
+}
+
+#[test]
+fn a_berserk_aids_no_friend_while_an_enemy_is_closer() {
+    let r = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&r, "w", "footman", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "b", "footman", 1, Cell::new(7, 5), Dir(6)),
+            figures(&r, "c", "footman", 0, Cell::new(8, 5), Dir(6)),
+        ],
+        &["quick_step", "shackled"],
+    );
+    let w = ix(&f, "w");
+    f.fighters[w].profile = tables().fighter("hedge_mage");
+    f.fighters[w].state.prepared = true;
+    let quick = |t: Option<&str>| MeleeCard::CastSpell {
+        spell: "quick_step".into(),
+        target: t.map(Into::into),
+    };
+    assert!(verdict(&f, "w", quick(Some("c"))).is_ok(), "not berserk");
+    f.fighters[w].state.berserk = true;
+    let why = verdict(&f, "w", quick(Some("c"))).expect_err("b is closer than c");
+    assert!(
+        why.reason.starts_with("§6 FEROCITY") && why.reason.contains("enemy b is closer"),
+        "{why}"
+    );
+    assert!(verdict(&f, "w", quick(None)).is_ok(), "on himself");
+    assert!(
+        berserk::aid_ok(&f, w, ix(&f, "b")).is_ok(),
+        "b is no friend"
+    );
+    // The enemy farther than the friend: he may aid him.
+    let b = ix(&f, "b");
+    f.fighters[b].cell = Cell::new(5, 11);
+    assert!(verdict(&f, "w", quick(Some("c"))).is_ok());
+    // A fallen enemy does not hold him back.
+    f.fighters[b].cell = Cell::new(6, 5);
+    assert!(verdict(&f, "w", quick(Some("c"))).is_err());
+    f.fighters[b].state.fallen = super::fight::Fallen::Incapacitated;
+    assert!(verdict(&f, "w", quick(Some("c"))).is_ok());
 }

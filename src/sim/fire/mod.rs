@@ -408,6 +408,21 @@ pub fn shots_left(world: &mut World, unit: &str) -> Option<u8> {
     Some(facts_of(world, &fight, &entities, i).shots_left)
 }
 
+/// The figures of `side` (riders and foot, by id) with shots left this half (D3/D5), from one
+/// look at the field: the AI asks this once per order rather than once per figure.
+pub fn shooters_with_shots(world: &mut World, side: u8) -> Vec<(String, u8)> {
+    let (fight, entities) = build_fight(world);
+    let mut v: Vec<(String, u8)> = (0..fight.fighters.len())
+        .filter(|&i| fight.fighters[i].side == side && !fight.fighters[i].is_mount())
+        .filter_map(|i| {
+            let n = facts_of(world, &fight, &entities, i).shots_left;
+            (n > 0).then(|| (fight.fighters[i].id.clone(), n))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
 /// I3 (the AI): the enemy nearest to `unit`, figure to figure, and whether a shot at it is
 /// allowed now. `None` when it has no enemy or nothing to shoot with.
 pub fn nearest_target(world: &mut World, unit: &str) -> Option<(String, bool)> {

@@ -109,9 +109,22 @@ pub fn waiting(world: &World) -> bool {
         .is_some_and(|s| s.stage != Stage::Idle && !s.waiting_ids().is_empty())
 }
 
-/// Gives every figure of a level its fighting profile (from `data/combat.ron`).
+/// §6 FEROCITY: a figure's Lady (or Man), named by `beloved` in its level entry: when it is
+/// berserk and this figure tries to calm it, the chance of being turned on is 20% lower.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Beloved(pub String);
+
+/// Gives every figure of a level its fighting profile (from `data/combat.ron`) and its Lady
+/// (or Man) when the level names one (§6 FEROCITY).
 pub fn attach_profiles(world: &mut World, level: &Level) {
     let t = tables();
+    for spec in &level.file.figures {
+        if let Some(l) = &spec.beloved
+            && let Some(e) = super::world::find_figure(world, &spec.id)
+        {
+            world.entity_mut(e).insert(Beloved(l.clone()));
+        }
+    }
     for f in &level.figures {
         let profile = match (&f.template.horse_class, f.template.troop) {
             (Some(c), crate::rules::ruleset::TroopType::Horse)

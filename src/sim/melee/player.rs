@@ -59,10 +59,18 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
             *activity == crate::rules::ruleset::Activity::StandUp,
         )
         .and_then(|()| {
+            use crate::rules::melee::berserk;
             let berserk = crate::sim::world::find_figure(world, unit)
                 .and_then(|e| world.get::<CombatStatus>(e))
                 .is_some_and(|c| c.0.berserk);
-            crate::rules::melee::berserk::carry_ok(berserk, *activity).map_err(Refusal)
+            // Only a berserk's carrying needs the field, to see whether he is surrounded.
+            let surrounded = berserk && {
+                let (fight, _) = super::build_fight(world);
+                fight
+                    .index_of(unit)
+                    .is_some_and(|i| berserk::surrounded(&fight, i))
+            };
+            berserk::carry_ok(berserk, surrounded, *activity).map_err(Refusal)
         })
         .err()
         .map(Err),
@@ -264,8 +272,8 @@ pub(super) fn end_choices(world: &mut World, phase: Phase) -> Result<(), Refusal
 }
 
 /// `CalmBerserk` (§6 FEROCITY), in a half-move: the friend's try is checked and rolled with the
-/// game's dice by [`crate::rules::melee::berserk::calm`], logged, and both figures' combat
-/// states written back.
+/// game's dice by [`crate::rules::melee::berserk::calm`] (20% less to be turned on when the
+/// friend is the berserk's [`Beloved`]), logged, and both figures' combat states written back.
 pub fn calm_berserk(
     world: &mut World,
     phase: Phase,
@@ -277,8 +285,11 @@ pub fn calm_berserk(
     let b = fighter_index_in(&fight, berserk)?;
     let turn = world.resource::<TurnState>().turn;
     crate::rules::melee::berserk::calm_ok(&fight, c, b, turn).map_err(Refusal)?;
+    let beloved = world
+        .get::<Beloved>(entities[b])
+        .is_some_and(|l| l.0 == fight.fighters[c].id);
     let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
-        crate::rules::melee::berserk::calm(&mut fight, c, b, turn, &mut *dice)
+        crate::rules::melee::berserk::calm(&mut fight, c, b, turn, beloved, &mut *dice)
     });
     for i in [c, b] {
         let st = fight.fighters[i].state.clone();

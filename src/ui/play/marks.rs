@@ -120,6 +120,10 @@ pub fn draw_reach_marks(
                 font_size: bevy::text::FontSize::Px(0.3 * layout.cell),
                 ..default()
             };
+            let small = TextFont {
+                font_size: bevy::text::FontSize::Px(0.2 * layout.cell),
+                ..default()
+            };
             for end in &r.cells {
                 let at = layout.cell_to_world(end.cell);
                 let mut cell = commands.spawn((
@@ -133,17 +137,22 @@ pub fn draw_reach_marks(
                     Transform::from_translation(at.extend(Z_MARKS)),
                 ));
                 if end.cell != r.start.cell {
-                    // D17/R4: a cell behind a roll shows its chance beside the cost.
-                    let text = match &end.roll {
-                        Some(roll) => format!("{} · {}", end.cost, roll.chance),
-                        None => end.cost.to_string(),
+                    // D17/R4: a cell behind a roll shows its chance under the cost, smaller,
+                    // so the two fit inside the cell.
+                    let (text, font, y) = match &end.roll {
+                        Some(roll) => (
+                            format!("{}\n{}", end.cost, roll.chance),
+                            small.clone(),
+                            -0.18,
+                        ),
+                        None => (end.cost.to_string(), font.clone(), -0.26),
                     };
                     cell.with_child((
                         CostLabel(text.clone()),
                         Text2d::new(text),
-                        font.clone(),
+                        font,
                         TextColor(Color::srgb(0.08, 0.07, 0.05)),
-                        Transform::from_xyz(0.0, -0.26 * layout.cell, 0.1),
+                        Transform::from_xyz(0.0, y * layout.cell, 0.1),
                     ));
                 }
             }
