@@ -128,11 +128,12 @@ pub fn failed(pose: &Pose) -> Pose {
 /// (`data/combat.ron`: `body_bash` base ± per 50 lb of weight difference, clamped to
 /// `hit_limits`), so a fence bashes like a figure of its weight.
 pub fn bash_chance(obstacle_weight: u32, figure_weight: u32) -> u8 {
-    let t = super::melee::tables::tables();
-    let diff = i64::from(obstacle_weight) - i64::from(figure_weight);
-    (i64::from(t.body_bash.base) + diff / 50 * i64::from(t.body_bash.per_50_lb))
-        .clamp(i64::from(t.hit_limits.min), i64::from(t.hit_limits.max))
-        .clamp(0, 100) as u8
+    super::melee::grapple::bash_by_weight(
+        super::melee::tables::tables(),
+        i64::from(obstacle_weight),
+        i64::from(figure_weight),
+    )
+    .clamp(0, 100) as u8
 }
 
 /// R4 (house rule): the chance that d20 + `mine` beats d20 + `theirs`, out of 400.

@@ -14,7 +14,14 @@ pub const SUPERHUMAN_STRENGTH: u8 = 18;
 /// Chance that `a` bashes `d` in a body bash: the house base ± per 50 lb of weight difference
 /// (a rider counts with his mount).
 pub fn body_bash_chance(fight: &Fight, t: &Tables, a: usize, d: usize) -> i32 {
-    let diff = fight.bash_weight(a) as i64 - fight.bash_weight(d) as i64;
+    bash_by_weight(t, fight.bash_weight(a) as i64, fight.bash_weight(d) as i64)
+}
+
+/// The body-bash chance of a basher of `basher_lb` against a figure of `target_lb`: the
+/// house `body_bash` base ± per 50 lb of difference, within the hit limits. One formula for a
+/// melee's bashes and an obstacle's (D17, `rules::chance::bash_chance`).
+pub fn bash_by_weight(t: &Tables, basher_lb: i64, target_lb: i64) -> i32 {
+    let diff = basher_lb - target_lb;
     (t.body_bash.base as i64 + diff / 50 * t.body_bash.per_50_lb as i64)
         .clamp(t.hit_limits.min as i64, t.hit_limits.max as i64) as i32
 }
