@@ -576,3 +576,47 @@ fn d10a_over_a2_one_unit_a_hex_but_riderless_horses_stack() {
         "a refused order leaves the world as it was"
     );
 }
+
+#[test]
+fn a_riderless_horse_beside_an_enemy_makes_no_melee() {
+    // The leader's spare horse stands alone next to a Soviet squad; the leader is far away.
+    let text = std::fs::read_to_string("levels/asl_cavalry.ron")
+        .unwrap()
+        .replace(
+            r#"(id: "sov_3", template: "squad", side: "Soviets", at: (10, 7)"#,
+            r#"(id: "sov_3", template: "squad", side: "Soviets", at: (4, 7)"#,
+        )
+        .replace(
+            r#"(id: "leader", template: "leader", side: "Germans", at: (2, 7)"#,
+            r#"(id: "leader", template: "leader", side: "Germans", at: (2, 0)"#,
+        );
+    assert!(text.contains("at: (4, 7)") && text.contains("at: (2, 0)"));
+    let level = load_level_str_with(
+        &text,
+        "asl_cavalry.ron",
+        warhorse::level::builtin_ruleset("asl").expect("asl"),
+    )
+    .expect("level");
+    let mut g = Game::new(&level, 3);
+    for _ in 0..40 {
+        if matches!(
+            g.phase(),
+            Phase::Tac | Phase::MeleeRounds | Phase::EndOfTurn
+        ) {
+            break;
+        }
+        if g.order(&Order::EndSide).is_err() {
+            break;
+        }
+    }
+    let log: Vec<String> = g.snapshot().log.iter().map(|l| l.text.clone()).collect();
+    assert!(
+        !log.iter().any(|l| l.starts_with("Melee:  take part")),
+        "no melee without a fighter: {log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.contains("there is no melee this turn")),
+        "{log:#?}"
+    );
+}

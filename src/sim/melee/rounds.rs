@@ -48,6 +48,18 @@ pub fn melee_phase(world: &mut World) {
         flow::begin_phase(&mut fight);
         let who = flow::participants(&fight, t, true);
         let names: Vec<String> = who.iter().map(|&i| fight.fighters[i].id.clone()).collect();
+        if names.is_empty() {
+            // In contact, but nobody who can fight (say a riderless horse beside an enemy).
+            say(
+                world,
+                phase,
+                "No figure that can fight is in contact: there is no melee this turn (D6).".into(),
+            );
+            world
+                .resource_mut::<NextState<Phase>>()
+                .set(Phase::MeleeRounds);
+            return;
+        }
         let att = world.resource::<TurnState>().side_name(fight.attacker);
         let first = match &fight.first_half {
             Some(f) if f.attacker != fight.attacker && !f.pairs.is_empty() => format!(
