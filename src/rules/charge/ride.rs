@@ -123,6 +123,33 @@ pub fn mount_rank(class: &str) -> u8 {
     }
 }
 
+/// K4: a hit on a mounted figure `v` by `a` falls on the horse on a d6 of 1–4, on the rider
+/// on 5–6: rolls the d6 (on `a`'s dice), logs it as "K4: 1d6 rolls k: `what` falls on …" and
+/// returns the figure struck. A figure on foot is struck itself, with no roll. One rule for a
+/// charge's blows and for shots (`rules::fire`).
+pub(crate) fn k4_target<D: Dice>(
+    fight: &Fight,
+    a: usize,
+    v: usize,
+    what: &str,
+    r: &mut Roller<D>,
+    out: &mut Vec<Event>,
+) -> usize {
+    let Some(m) = fight.fighters[v].mount else {
+        return v;
+    };
+    let k = r.d6(&fight.fighters[a].id);
+    let horse = hit_falls_on(k) == HitOn::Horse;
+    r.event(
+        out,
+        format!(
+            "K4: 1d6 rolls {k}: {what} falls on {}.",
+            if horse { "the horse" } else { "the rider" }
+        ),
+    );
+    if horse { m } else { v }
+}
+
 /// C3: does the lance break? A critical hit on armour class 4+ always; otherwise 1–10 on a
 /// d100, hit or miss.
 pub fn lance_breaks(critical: bool, armour: u8, d100: u32) -> bool {
@@ -743,26 +770,14 @@ fn blow<D: Dice>(
     r: &mut Roller<D>,
     out: &mut Vec<Event>,
 ) {
-    let mut d = v;
-    if let Some(m) = fight.fighters[v].mount {
-        let k = r.d6(&fight.fighters[a].id);
-        let on = hit_falls_on(k);
-        if on == HitOn::Horse {
-            d = m;
-        }
-        r.event(
-            out,
-            format!(
-                "K4: 1d6 rolls {k}: a blow at {} falls on {}.",
-                fight.fighters[v].id,
-                if on == HitOn::Horse {
-                    "the horse"
-                } else {
-                    "the rider"
-                }
-            ),
-        );
-    }
+    let d = k4_target(
+        fight,
+        a,
+        v,
+        &format!("a blow at {}", fight.fighters[v].id),
+        r,
+        out,
+    );
     let troop = st.troops.get(a).copied().unwrap_or(TroopType::Foot);
     let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
     if k2 != 0 {

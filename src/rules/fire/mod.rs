@@ -12,7 +12,7 @@
 use super::asl_cavalry::{
     FireResult, HorseResult, Shot, fire_chance, fire_result, horse_chance, horse_result,
 };
-use super::cavalry::{self, HitOn, band_modifier, hit_falls_on, in_fire_arc, may_shoot};
+use super::cavalry::{self, band_modifier, in_fire_arc, may_shoot};
 use super::gait::Half;
 use super::melee::attack::{self, Blow, Context, Guard, RoundFacts, Strike};
 use super::melee::cards::{MeleeCard, Situation};
@@ -388,27 +388,11 @@ pub(crate) fn resolve_shot<D: Dice>(
 ) -> bool {
     let (a, v) = (plan.shooter, plan.target);
     let band = plan.band.unwrap_or(0);
-    let mut d = v;
-    if let Some(m) = fight.fighters[v].mount {
-        let k = r.d6(&fight.fighters[a].id);
-        let on = hit_falls_on(k);
-        if on == HitOn::Horse {
-            d = m;
-        }
-        r.event(
-            out,
-            format!(
-                "K4: 1d6 rolls {k}: {}'s shot at {} falls on {} (horse 1–4, rider 5–6).",
-                fight.fighters[a].id,
-                fight.fighters[v].id,
-                if on == HitOn::Horse {
-                    "the horse"
-                } else {
-                    "the rider"
-                }
-            ),
-        );
-    }
+    let what = format!(
+        "{}'s shot at {}",
+        fight.fighters[a].id, fight.fighters[v].id
+    );
+    let d = super::charge::ride::k4_target(fight, a, v, &what, r, out);
     let m = band_modifier(band);
     let mounted = fight.fighters[a].mount.is_some();
     r.event(

@@ -5,7 +5,7 @@
 //! defensive cards and his calming at the end of a melee phase live with the cards
 //! ([`super::flow::end_phase`]).
 
-use super::fight::{Fight, Posture};
+use super::fight::{Fight, Fighter, Posture};
 use super::tables::seed;
 use super::{Dice, Event, Roller};
 use crate::rules::ruleset::Activity;
@@ -97,11 +97,7 @@ pub fn calm<D: Dice>(
             ),
         );
     } else {
-        let f = &mut fight.fighters[b];
-        f.state.berserk = false;
-        f.state.turned_on.clear();
-        let low = f.body * 100 < f.body_max * seed::STUPOR_BELOW_PERCENT;
-        f.state.stupor = low;
+        let low = calm_down(&mut fight.fighters[b]);
         r.event(
             &mut out,
             format!(
@@ -115,6 +111,17 @@ pub fn calm<D: Dice>(
         );
     }
     out
+}
+
+/// The blood rage ends (by a friend's calming or the roaming roll): no longer berserk, no
+/// friend turned on; below half his body points he collapses into a stupor. Returns whether
+/// he did.
+pub fn calm_down(f: &mut Fighter) -> bool {
+    f.state.berserk = false;
+    f.state.turned_on.clear();
+    let low = f.body * 100 < f.body_max * seed::STUPOR_BELOW_PERCENT;
+    f.state.stupor = low;
+    low
 }
 
 /// A berserk "will never carry anything that he does not need in order to fight (loot,

@@ -217,11 +217,7 @@ pub fn end_phase<D: Dice>(fight: &mut Fight, dice: &mut D) -> Vec<Event> {
         let need = seed::BERSERK_CALM + f.profile.iq as u32 + f.profile.wisdom as u32;
         let v = r.d100(&id);
         if v <= need {
-            let f = &mut fight.fighters[i];
-            f.state.berserk = false;
-            f.state.turned_on.clear();
-            let low = f.body * 100 < f.body_max * seed::STUPOR_BELOW_PERCENT;
-            f.state.stupor = low;
+            let low = super::berserk::calm_down(&mut fight.fighters[i]);
             r.event(
                 &mut out,
                 format!(
