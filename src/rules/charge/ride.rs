@@ -553,10 +553,8 @@ fn contact<D: Dice>(
     let chance = grapple::body_bash_chance(fight, t, mount, fig);
     let v = r.d100(&mid);
     if v as i32 <= chance {
-        let k = r.d6(&mid);
-        let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
         let from = fight.fighters[mount].cell;
-        let what = effects::bash(fight, fig, res, from, t);
+        let (k, what) = effects::roll_bash(fight, t, &mid, fig, from, r);
         r.event(
             out,
             format!("{mid} bashes {fid} as it passes (C6): needs {chance} or less, rolls {v}; 1d6 rolls {k}: {what}."),

@@ -3,6 +3,7 @@
 
 use super::fight::{Fallen, Fight, Posture};
 use super::tables::{BashResult, Tables};
+use super::{Dice, Roller};
 use crate::rules::grid::{Cell, StandShape};
 
 /// Takes `amount` body points from figure `i` and says what became of it. A berserk is not
@@ -120,6 +121,21 @@ pub fn dismount(fight: &mut Fight, rider: usize, near: Option<Cell>) -> Option<C
     }
     fight.fighters[rider].shape = StandShape::Square;
     land
+}
+
+/// A bash that got through: 1d6 (on `by`'s dice) on the house bash table, applied to figure
+/// `i` bashed from `from`. Returns the d6 and what happened, for the caller's log line.
+pub(crate) fn roll_bash<D: Dice>(
+    fight: &mut Fight,
+    t: &Tables,
+    by: &str,
+    i: usize,
+    from: Cell,
+    r: &mut Roller<D>,
+) -> (u32, String) {
+    let k = r.d6(by);
+    let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
+    (k, bash(fight, i, res, from, t))
 }
 
 /// Applies a bash result to figure `i`, bashed from `from`. Riders knocked down fall from the

@@ -131,10 +131,8 @@ pub(crate) fn body_bash<D: Dice>(
             toss(fight, x, y, c, v, r, out);
             continue;
         }
-        let k = r.d6(&fight.fighters[x].id);
-        let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
-        let from = fight.fighters[x].cell;
-        let what = effects::bash(fight, y, res, from, t);
+        let (by, from) = (fight.fighters[x].id.clone(), fight.fighters[x].cell);
+        let (k, what) = effects::roll_bash(fight, t, &by, y, from, r);
         r.event(
             out,
             format!(

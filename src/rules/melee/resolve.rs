@@ -498,10 +498,8 @@ pub fn resolve<D: Dice>(
         }
         let v = r.d100(&id);
         if v as i32 <= c {
-            let k = r.d6(&id);
-            let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
             let from = fight.fighters[i].cell;
-            let what = effects::bash(fight, i, res, from, t);
+            let (k, what) = effects::roll_bash(fight, t, &id, i, from, &mut r);
             r.event(&mut out, format!("{id} was struck while kicking: bashed on {c} or less, rolls {v}; 1d6 rolls {k}: {what}."));
         } else {
             r.event(

@@ -261,10 +261,8 @@ pub(crate) fn strike<D: Dice>(
     if o.bash > 0 && fight.fighters[d].is_up() {
         let v = r.d100(&fight.fighters[a].id);
         if v as i32 <= o.bash {
-            let k = r.d6(&fight.fighters[a].id);
-            let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
-            let from = fight.fighters[a].cell;
-            let what = effects::bash(fight, d, res, from, t);
+            let (by, from) = (fight.fighters[a].id.clone(), fight.fighters[a].cell);
+            let (k, what) = effects::roll_bash(fight, t, &by, d, from, r);
             r.event(
                 out,
                 format!(
@@ -345,10 +343,8 @@ pub(super) fn missed<D: Dice>(
     {
         let v = r.d100(&fight.fighters[d].id);
         if v as i32 <= t.shield_bash {
-            let k = r.d6(&fight.fighters[d].id);
-            let res = t.bash_results[(k as usize).clamp(1, 6) - 1];
-            let from = fight.fighters[d].cell;
-            let what = effects::bash(fight, a, res, from, t);
+            let (by, from) = (fight.fighters[d].id.clone(), fight.fighters[d].cell);
+            let (k, what) = effects::roll_bash(fight, t, &by, a, from, r);
             r.event(
                 out,
                 format!(
