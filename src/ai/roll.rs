@@ -68,35 +68,50 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
         return refuse(format!("I1: there is no unit {unit:?}"));
     };
     let turn = world.resource::<TurnState>().clone();
+    // Every check reads the world only, before the AI's kept view is brought up to date: a
+    // refused roll touches nothing.
+    let rolled = world
+        .get_resource::<ActionRolls>()
+        .is_some_and(|r| r.0.iter().any(|x| x.unit == unit && x.turn == turn.turn));
+    if rolled {
+        return refuse(format!(
+            "I2: {unit} has already rolled on the actions table this turn"
+        ));
+    }
+    let mut q = world.query::<(
+        &crate::sim::components::FigureId,
+        &crate::sim::components::Body,
+        Option<&crate::sim::components::CombatStatus>,
+    )>();
+    let fighting = q.iter(world).any(|(id, body, status)| {
+        group.members.contains(&id.0)
+            && body.left > 0
+            && status.is_none_or(|c| c.0.fallen == crate::rules::melee::fight::Fallen::Up)
+    });
+    if !fighting {
+        return refuse(format!("I2: {unit} has no figure left in the fight"));
+    }
+    if phase.is_half_move() && turn.side_to_move() != Some(group.side) {
+        return refuse(format!(
+            "D4: it is not {}'s half-move",
+            turn.side_names
+                .get(group.side as usize)
+                .map_or("its side", |s| s.as_str())
+        ));
+    }
     // The AI's kept view, brought up to date (this order comes before every unit's moves).
     let (terms, before) = super::view::with_view(world, |world, view| {
-        let Some(g) = view.group(unit) else {
-            return refuse(format!("I1: there is no unit {unit:?}"));
-        };
-        if view.roll_this_turn(unit).is_some() {
-            return refuse(format!(
-                "I2: {unit} has already rolled on the actions table this turn"
-            ));
-        }
-        if view.fighting(g).next().is_none() {
-            return refuse(format!("I2: {unit} has no figure left in the fight"));
-        }
-        if phase.is_half_move() && turn.side_to_move() != Some(group.side) {
-            return refuse(format!(
-                "D4: it is not {}'s half-move",
-                turn.side_names
-                    .get(group.side as usize)
-                    .map_or("its side", |s| s.as_str())
-            ));
-        }
+        let g = view
+            .group(unit)
+            .expect("the view has every unit of the game");
         let retreated = super::risk::retreated_from_melee(
             &world.resource::<GameLog>().0,
             &group.members,
             turn.turn,
         );
         let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);
-        Ok((risk_terms(view, g, retreated), before))
-    })?;
+        (risk_terms(view, g, retreated), before)
+    });
     let risk = terms.total();
     let roll = world.resource_mut::<Dice>().roll(6);
     let action = table::action(risk, roll, table::at_halt(before));

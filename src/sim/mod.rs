@@ -14,6 +14,7 @@ pub mod orders;
 pub mod phase;
 pub mod record;
 pub mod snapshot;
+pub mod transaction;
 pub mod world;
 
 use crate::level::Level;
@@ -160,6 +161,8 @@ pub struct Game {
     record: record::Record,
     /// Orders before this index are behind a die roll: undo never goes past them.
     undo_floor: usize,
+    /// Refused orders whose changes were undone by rebuilding from the record.
+    restores: u32,
 }
 
 impl Game {
@@ -213,6 +216,7 @@ impl Game {
             app,
             record,
             undo_floor: 0,
+            restores: 0,
         };
         g.run_until_orders();
         g
@@ -276,26 +280,52 @@ impl Game {
         }
     }
 
-    /// Validates and applies an order; on refusal the world is unchanged.
+    /// Validates and applies an order; on refusal the game is exactly as it was — its figures,
+    /// its dice and its log — whatever the order's handler did before it refused (see
+    /// [`transaction`]).
     pub fn order(&mut self, order: &Order) -> Result<(), Refusal> {
-        let rolls_before = self.rolls();
-        apply_order(self.app.world_mut(), order)?;
+        let log_before = self.app.world().resource::<GameLog>().0.len();
+        let mark = transaction::mark(self.app.world_mut());
+        if let Err(refusal) = apply_order(self.app.world_mut(), order) {
+            if transaction::touched_since(self.app.world_mut(), &mark) {
+                self.restore();
+            }
+            return Err(refusal);
+        }
         self.run_until_orders();
         self.record.orders.push(order.clone());
-        if self.rolls() != rolls_before {
+        // Only the lines this order wrote are looked at: replaying a long game stays linear.
+        let log = &self.app.world().resource::<GameLog>().0;
+        if log
+            .get(log_before..)
+            .is_some_and(|new| new.iter().any(|l| l.roll.is_some()))
+        {
             self.undo_floor = self.record.orders.len();
         }
         Ok(())
     }
 
-    fn rolls(&self) -> usize {
-        self.app
-            .world()
-            .resource::<GameLog>()
-            .0
-            .iter()
-            .filter(|l| l.roll.is_some())
-            .count()
+    /// Rebuilds the game from its record (the accepted orders), throwing away whatever a
+    /// refused order changed. The record replayed when it was written, so it replays now; were
+    /// it not to, the game is kept as it is and the failure reported, never a panic.
+    fn restore(&mut self) {
+        self.restores += 1;
+        match Game::from_record(&self.record) {
+            Ok(g) => {
+                let restores = self.restores;
+                *self = g;
+                self.restores = restores;
+            }
+            Err(e) => eprintln!(
+                "warhorse: a refused order changed the game and it could not be rebuilt: {e}"
+            ),
+        }
+    }
+
+    /// How many refused orders had touched the world and were undone by a rebuild. Every
+    /// handler validates before it applies, so this stays 0; the tests watch it.
+    pub fn restores(&self) -> u32 {
+        self.restores
     }
 
     /// True when the last order can be taken back (no die was rolled since).

@@ -212,6 +212,14 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             Some("A18: a riderless horse moves only when a unit leads it (Lead order)".into());
         left = Mp::ZERO;
     }
+    // D15, §6: a figure that is dead, out of the fight, restrained or on the ground goes
+    // nowhere; the reach is empty and says why (the order would be refused for it too).
+    if let Some(id) = world.get::<FigureId>(unit).map(|f| f.0.clone())
+        && let Err(why) = super::melee::check_can_act(world, &id, false)
+    {
+        blocked = Some(why.0);
+        left = Mp::ZERO;
+    }
     let map = &world.resource::<Map>().0;
     let mover = Mover::new(
         &rules,

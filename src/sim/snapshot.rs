@@ -64,6 +64,35 @@ pub struct Snapshot {
     pub log: Vec<LogEntry>,
 }
 
+/// Every condition of a figure in words, for the snapshot and the window's figure card: its
+/// R1 conditions, a diagonal counter (H6), K1's rest, ASL's CX, and its combat state (down,
+/// stunned, disarmed, berserk, grappled, dead…). One list, so a player and a script read the
+/// same words.
+pub fn condition_words(
+    conds: Option<&Conditions>,
+    diag: Option<&Diagonal>,
+    streak: Option<&GallopStreak>,
+    asl: Option<&AslHorse>,
+    combat: Option<&CombatStatus>,
+    weapon: Option<&Weapon>,
+    t: &crate::rules::melee::tables::Tables,
+) -> Vec<String> {
+    let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
+    if let Some(Diagonal(Some(h))) = diag {
+        conditions.push(format!("diagonal-{h:?}").to_lowercase());
+    }
+    if streak.is_some_and(|s| s.must_rest) {
+        conditions.push("must-walk (K1)".into());
+    }
+    if asl.is_some_and(|h| h.cx) {
+        conditions.push("CX".into());
+    }
+    if let Some(c) = combat {
+        conditions.extend(super::melee::status_words(&c.0, t, weapon));
+    }
+    conditions
+}
+
 /// Reads the world into a snapshot.
 pub fn snapshot(world: &mut World) -> Snapshot {
     let grid = world.resource::<Rules>().0.grid;
@@ -119,19 +148,7 @@ pub fn snapshot(world: &mut World) -> Snapshot {
                 diag,
                 (streak, asl, combat, weapon),
             )| {
-                let mut conditions = conds.map(|c| c.0.clone()).unwrap_or_default();
-                if let Some(Diagonal(Some(h))) = diag {
-                    conditions.push(format!("diagonal-{h:?}").to_lowercase());
-                }
-                if streak.is_some_and(|s| s.must_rest) {
-                    conditions.push("must-walk (K1)".into());
-                }
-                if asl.is_some_and(|h| h.cx) {
-                    conditions.push("CX".into());
-                }
-                if let Some(c) = combat {
-                    conditions.extend(super::melee::status_words(&c.0, t, weapon));
-                }
+                let conditions = condition_words(conds, diag, streak, asl, combat, weapon, t);
                 FigureState {
                     id: id.0.clone(),
                     name: name.0.clone(),

@@ -7,6 +7,8 @@ mod e2e;
 mod fire;
 mod level_files;
 mod melee;
+mod melee_ends;
+mod order_integrity;
 mod reach_props;
 mod saves;
 mod script_examples;

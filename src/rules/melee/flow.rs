@@ -12,19 +12,26 @@ fn in_reach(fight: &Fight, t: &Tables, i: usize) -> bool {
     fight.engaged(i, t)
 }
 
-/// True while a melee goes on: two enemies in contact or within reach, one of them with a
-/// blow left (D7: "until all blows are exhausted").
+/// True while a melee goes on: two enemies within reach of each other, both able to fight,
+/// and one of them with a blow left (D7: "until all blows are exhausted"). A riderless horse
+/// neither fights nor is fought (it never takes part), so it keeps no melee going: the rounds
+/// end exactly when no blow is left between two fighters in reach.
 pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
     let map = fight.by_cell();
     (0..fight.fighters.len()).any(|i| {
-        let f = &fight.fighters[i];
-        f.is_up()
-            && f.blows > 0
+        fights(fight, i)
+            && fight.fighters[i].blows > 0
             && fight
                 .enemies_near(&map, i, 2)
                 .into_iter()
-                .any(|j| fight.within_reach(i, j, t))
+                .any(|j| fights(fight, j) && fight.within_reach(i, j, t))
     })
+}
+
+/// A figure that can fight: up, and not a riderless horse (a mount fights with its rider).
+fn fights(fight: &Fight, i: usize) -> bool {
+    let f = &fight.fighters[i];
+    f.is_up() && !(f.is_mount() && f.rider.is_none())
 }
 
 /// True when a melee starts this turn: some enemies in contact or within reach (D6).
@@ -45,8 +52,7 @@ pub fn participants(fight: &Fight, t: &Tables, tac_phase: bool) -> Vec<usize> {
     let map = fight.by_cell();
     let mut v: Vec<usize> = (0..fight.fighters.len())
         .filter(|&i| {
-            let f = &fight.fighters[i];
-            if !f.is_up() || (f.is_mount() && f.rider.is_none()) {
+            if !fights(fight, i) {
                 return false;
             }
             let u = fight.unit_of(i);
@@ -84,6 +90,26 @@ pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Ch
     }
     if f.blows == 0 || f.state.stunned > 0 {
         return Some(Choice::default());
+    }
+    // No real choice: nobody in its reach and nothing it may play but PASSIVE SHIELD PARRY
+    // (no move to join, no parry that pays). It is not asked; it parries.
+    // When D7 forbids a seventh in a row and nothing else may be played, its blows are lost.
+    if !in_reach(fight, t, i) {
+        let psp = super::cards::Card::Melee(MeleeCard::PassiveShieldParry);
+        let hand = super::hand::hand(fight, t, i, false);
+        let mut playable = hand.iter().filter(|c| c.verdict.is_ok());
+        match playable.next() {
+            None => {
+                return Some(Choice {
+                    forfeit: true,
+                    ..Choice::default()
+                });
+            }
+            Some(c) if c.card == psp && playable.next().is_none() => {
+                return Some(Choice::default());
+            }
+            Some(_) => {}
+        }
     }
     None
 }

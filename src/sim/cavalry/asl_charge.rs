@@ -4,12 +4,15 @@
 
 use super::*;
 
-/// A16: declares a Charge against one enemy unit (declaring the Gallop if need be).
-pub(super) fn asl_declare(
+/// A16: the checks of a Charge declaration, changing nothing: the charger's entity, its
+/// horse's gallop, the target unit and its hex. `wave` checks as if the charger already
+/// galloped (A17 puts the whole chain in a Gallop first).
+fn check_declare(
     world: &mut World,
     unit: &str,
     targets: &[String],
-) -> Result<(), Refusal> {
+    wave: bool,
+) -> Result<(Entity, bool, Entity, Cell), Refusal> {
     let e = own(world, unit)?;
     let [target] = targets else {
         return refuse("A16: a Charge is declared against one enemy-occupied hex: name one unit");
@@ -37,12 +40,22 @@ pub(super) fn asl_declare(
     charge_ok(
         grid.distance(at, hex),
         sight(&board, at, hex),
-        h.galloping,
-        h.cx,
+        h.galloping || wave,
+        h.cx && !wave,
         into,
     )
     .map_err(Refusal)?;
-    if !h.galloping {
+    Ok((e, h.galloping, t, hex))
+}
+
+/// A16: declares a Charge against one enemy unit (declaring the Gallop if need be).
+pub(super) fn asl_declare(
+    world: &mut World,
+    unit: &str,
+    targets: &[String],
+) -> Result<(), Refusal> {
+    let (e, galloping, t, hex) = check_declare(world, unit, targets, false)?;
+    if !galloping {
         apply_order(
             world,
             &Order::SetGait {
@@ -445,21 +458,9 @@ pub(super) fn wave(
         es.push(e);
     }
     cavalry_wave_ok(grid, &facts).map_err(Refusal)?;
-    // The wave's Charge must be possible once everyone gallops.
-    let ce = own(world, charger)?;
-    let Some(te) = find_figure(world, target) else {
-        return refuse(format!("there is no figure {target:?}"));
-    };
-    let (at, hex) = (cell_of(world, ce), cell_of(world, te));
-    let terrain = board.terrain_at(hex);
-    charge_ok(
-        grid.distance(at, hex),
-        sight(&board, at, hex),
-        true,
-        false,
-        !terrain.no_gallop && terrain.multiplier(true).is_some(),
-    )
-    .map_err(Refusal)?;
+    // The wave's Charge must be possible once everyone gallops: the target is checked (an
+    // enemy, not a horse, in sight and range) before any horse of the chain changes gait.
+    check_declare(world, charger, &[target.to_string()], true)?;
     for u in units {
         let e = own(world, u)?;
         let galloping = world

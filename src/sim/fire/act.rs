@@ -17,12 +17,6 @@ fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
 /// not the fire phase's business.
 pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
     let phase = fire_phase_of(world);
-    if phase.is_some()
-        && let Some(mut b) = world.get_resource_mut::<FireBook>()
-    {
-        // An order may change what each side could do: the phase looks again.
-        b.settled = false;
-    }
     match (order, phase) {
         (Order::Fire { unit, target }, Some(_)) => Some(fire(world, unit, target)),
         (
@@ -43,6 +37,16 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
             "D3: it is the {}: give Fire, Cast or EndSide; other orders wait for the half-move",
             p.label()
         ))),
+    }
+}
+
+/// After an accepted order in a fire phase: it may have changed what each side could do, so
+/// the phase looks again. (Only accepted orders: a refused one changes nothing.)
+pub fn unsettle(world: &mut World) {
+    if fire_phase_of(world).is_some()
+        && let Some(mut b) = world.get_resource_mut::<FireBook>()
+    {
+        b.settled = false;
     }
 }
 

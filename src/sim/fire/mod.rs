@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod act;
 
-pub use act::pre_order;
+pub use act::{pre_order, unsettle};
 
 /// The sub-step a fire phase waits in: its index among the phase's sub-steps, what is done
 /// in it and by which side.

@@ -24,7 +24,7 @@ use bevy::prelude::*;
 mod player;
 mod rounds;
 
-pub use player::{after_order, calm_berserk, pre_order};
+pub use player::{after_order, calm_berserk, check_can_act, pre_order};
 pub use rounds::melee_phase;
 use rounds::*;
 

@@ -48,6 +48,12 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
             }
             Some(guess_dodge(world, phase, unit, target, *guess))
         }
+        Order::PassMelee { side } => {
+            if !in_melee {
+                return Some(not_now(phase));
+            }
+            Some(pass_side(world, phase, side))
+        }
         Order::EndSide if in_melee => Some(end_choices(world, phase)),
         Order::Move { unit, .. }
         | Order::SetGait { unit, .. }
@@ -91,11 +97,10 @@ pub fn after_order(world: &mut World, order: &Order) {
     }
 }
 
-pub(super) fn check_can_act(
-    world: &mut World,
-    unit: &str,
-    standing_up: bool,
-) -> Result<(), Refusal> {
+/// Whether a figure may act at all now (move, mount, take an activity): not dead, not out of
+/// the fight, not restrained, and standing unless the act is standing up (D15, §6). `Err`
+/// says why, in the rule's words.
+pub fn check_can_act(world: &mut World, unit: &str, standing_up: bool) -> Result<(), Refusal> {
     let Some(e) = crate::sim::world::find_figure(world, unit) else {
         return Ok(());
     };
@@ -229,6 +234,51 @@ pub(super) fn guess_dodge(
         world,
         phase,
         format!("{unit} guesses which way {target} dodges."),
+    );
+    Ok(())
+}
+
+/// `PassMelee`: every figure of the side passes for the rest of this melee phase — its
+/// choices still to make are passes, its later rounds are played as passes, its dodge guesses
+/// are none. Refused when the side has nothing to choose or guess now.
+pub(super) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(), Refusal> {
+    let t = tables();
+    let Some(n) = world
+        .resource::<TurnState>()
+        .side_names
+        .iter()
+        .position(|x| x == side)
+    else {
+        return refuse(format!("there is no side {side:?}"));
+    };
+    let s = world.resource::<MeleeState>();
+    let fight = s.fight.as_ref().expect("a melee in progress");
+    let mine: Vec<usize> = (0..fight.fighters.len())
+        .filter(|&i| fight.fighters[i].side as usize == n)
+        .collect();
+    let asked = |i: &usize| s.waiting.contains(i) || s.to_guess.iter().any(|(g, _)| g == i);
+    if !mine.iter().any(asked) {
+        return refuse(format!(
+            "D7: no figure of {side} has cards to choose or a dodge to guess now"
+        ));
+    }
+    let mut s = world.resource_mut::<MeleeState>();
+    let fight = s.fight.take().expect("a melee in progress");
+    for &i in &mine {
+        s.passing[i] = true;
+        if s.waiting.contains(&i) {
+            s.choices[i] = Some(flow::pass_play(&fight, t, i, fight.round == 0));
+        }
+    }
+    s.waiting.retain(|i| !mine.contains(i));
+    s.to_guess.retain(|(g, _)| !mine.contains(g));
+    s.fight = Some(fight);
+    say(
+        world,
+        phase,
+        format!(
+            "{side} passes for the rest of this melee phase (PASSIVE SHIELD PARRY; when D7 forbids a seventh, the first card it may play)."
+        ),
     );
     Ok(())
 }

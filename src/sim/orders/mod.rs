@@ -100,6 +100,13 @@ pub enum Order {
         /// The figure.
         unit: String,
     },
+    /// In the TAC phase or the melee rounds: every figure of `side` passes for the rest of
+    /// this melee phase (PASSIVE SHIELD PARRY; when D7 forbids a seventh in a row, the first
+    /// card it may play), and makes no dodge guesses. The other side plays on.
+    PassMelee {
+        /// The side's name.
+        side: String,
+    },
     /// An AI unit (a level group, or a figure in none) sums its risk factor and rolls on the
     /// actions table (I1, I2): once a turn, logged and replayed like every die.
     ActionRoll {
@@ -206,6 +213,7 @@ impl fmt::Display for Order {
                 write!(f, "{unit} guesses {target}'s dodge")
             }
             Order::Pass { unit } => write!(f, "{unit} passes"),
+            Order::PassMelee { side } => write!(f, "{side} passes for the rest of the melee"),
             Order::ActionRoll { unit } => write!(f, "{unit} rolls on the actions table"),
             // Face down: a declaration and "no charge" read the same (D9).
             Order::DeclareCharge { unit, .. } | Order::NoCharge { unit } => {
@@ -268,6 +276,16 @@ fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
 
 /// Validates and applies one order. On refusal nothing in the world has changed.
 pub fn apply_order(world: &mut World, order: &Order) -> Result<(), Refusal> {
+    let r = dispatch(world, order);
+    if r.is_ok() {
+        super::fire::unsettle(world);
+    }
+    r
+}
+
+/// One handler per kind of order: the phase's own orders first (fire, melee, charges, ASL
+/// cavalry), then the half-move's.
+fn dispatch(world: &mut World, order: &Order) -> Result<(), Refusal> {
     if let Some(r) = super::fire::pre_order(world, order) {
         return r;
     }
@@ -301,7 +319,10 @@ fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
     }
     match order {
         Order::EndSide => end_side(world, phase),
-        Order::PlayCards { .. } | Order::GuessDodge { .. } | Order::Pass { .. } => {
+        Order::PlayCards { .. }
+        | Order::GuessDodge { .. }
+        | Order::Pass { .. }
+        | Order::PassMelee { .. } => {
             refuse("D6/D7: cards are played only when a melee waits for them")
         }
         Order::ActionRoll { unit } => crate::ai::roll::apply_action_roll(world, unit),

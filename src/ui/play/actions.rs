@@ -136,6 +136,7 @@ pub fn perform_actions(
                 | PlayAction::BackUp
                 | PlayAction::MountOrDismount
                 | PlayAction::Lead
+                | PlayAction::Activity(_)
         );
         if needs_unit && unit.is_none() {
             say(&mut feedback, "Select a figure first.");
@@ -212,6 +213,15 @@ pub fn perform_actions(
                     },
                 );
             }
+            PlayAction::Activity(activity) => {
+                send(
+                    &mut requests,
+                    Order::Activity {
+                        unit: u,
+                        activity: *activity,
+                    },
+                );
+            }
             PlayAction::BackUp => {
                 send(
                     &mut requests,
@@ -283,7 +293,7 @@ pub fn perform_actions(
             PlayAction::EndSide => {
                 say(
                     &mut feedback,
-                    "Nobody moves now: make the choices in the overlay (charges, cards).",
+                    "Nobody moves now: make the choices in the overlay (charges, cards; Enter confirms cards).",
                 );
             }
             PlayAction::Cancel => {
@@ -316,7 +326,8 @@ pub fn gives_order(
         | PlayAction::BackUp
         | PlayAction::MountOrDismount
         | PlayAction::EndSide
-        | PlayAction::Undo => true,
+        | PlayAction::Undo
+        | PlayAction::Activity(_) => true,
         PlayAction::Select(_)
         | PlayAction::Lead
         | PlayAction::CycleFacing(_)

@@ -128,6 +128,11 @@ pub fn key_action(keys: &ButtonInput<KeyCode>) -> Vec<PlayAction> {
             out.push(a);
         }
     }
+    for (k, a, _) in super::ACTIVITY_KEYS {
+        if keys.just_pressed(k) {
+            out.push(PlayAction::Activity(a));
+        }
+    }
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         out.push(PlayAction::Undo);
     }

@@ -72,7 +72,17 @@ pub fn read_figures(game: &mut World) -> Vec<FigureRow> {
                 weapon: r.get().cloned(),
                 armour: r.get().copied(),
                 shield: r.get().copied(),
-                conditions: r.get().cloned(),
+                // Every condition in words, combat state included (down, stunned…), as
+                // the snapshot lists them: the card and the counter show them all.
+                conditions: Some(Conditions(crate::sim::snapshot::condition_words(
+                    r.get(),
+                    r.get(),
+                    r.get(),
+                    r.get(),
+                    r.get(),
+                    r.get(),
+                    crate::rules::melee::tables::tables(),
+                ))),
                 riding: r.get::<RidingOn>().and_then(|m| id_of(m.0)),
                 carried: r.get::<CarriedBy>().and_then(|m| id_of(m.0)),
             }

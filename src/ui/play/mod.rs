@@ -100,7 +100,28 @@ pub enum PlayAction {
     Explain,
     /// Play the rest of the computer's turn at once (`Space`).
     FastForward,
+    /// Spend movement on an activity (D15, R2): stand up (`T`), ready a shield (`R`), draw a
+    /// weapon (`G`), pick up an item (`P`) or a comrade (`K`), open (`O`) or unlock (`N`) a
+    /// door, read a scroll (`Y`), pick up and ready (`V`).
+    Activity(crate::rules::ruleset::Activity),
 }
+
+/// The activities a player starts from the figure panel or a key (D15, R2), with their key
+/// and label. (FiredFirst is not among them: firing first halves the move by itself, D4.)
+pub const ACTIVITY_KEYS: [(KeyCode, crate::rules::ruleset::Activity, &str); 9] = {
+    use crate::rules::ruleset::Activity as A;
+    [
+        (KeyCode::KeyT, A::StandUp, "T Stand up"),
+        (KeyCode::KeyR, A::ReadyShield, "R Ready shield"),
+        (KeyCode::KeyG, A::DrawWeapon, "G Draw weapon"),
+        (KeyCode::KeyP, A::PickUpItem, "P Pick up item"),
+        (KeyCode::KeyK, A::PickUpComrade, "K Pick up comrade"),
+        (KeyCode::KeyO, A::OpenDoor, "O Open door"),
+        (KeyCode::KeyN, A::UnlockDoor, "N Unlock door"),
+        (KeyCode::KeyY, A::ReadScroll, "Y Read scroll"),
+        (KeyCode::KeyV, A::PickUpAndReady, "V Pick up and ready"),
+    ]
+};
 
 /// Why the board's orders are locked now (a computer side is moving), if they are: an
 /// action that would give an order is answered with these words instead.

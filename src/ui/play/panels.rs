@@ -374,6 +374,15 @@ fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
         {
             out.push(PlayAction::Lead);
         }
+        for (_, activity, label) in super::ACTIVITY_KEYS {
+            if ui
+                .button(label)
+                .on_hover_text("Spend movement on it (D15, R2); the rules say if it may not")
+                .clicked()
+            {
+                out.push(PlayAction::Activity(activity));
+            }
+        }
         if ui
             .button("X Why?")
             .on_hover_text("What a computer unit rolled and why it acts as it does")
@@ -392,6 +401,8 @@ fn keys_help(ui: &mut egui::Ui) {
             "1-5: walk, trot, canter, gallop, halt",
             "[ / ]: pivot left / right",
             "B: back up   M: mount / dismount   L: lead a horse",
+            "T: stand up   R: ready shield   G: draw weapon   P/K: pick up item/comrade",
+            "O/N: open/unlock door   Y: read scroll   V: pick up and ready",
             "Enter: end side's half-move",
             "X: why did a computer unit do that?",
             "Space: fast-forward the computer",

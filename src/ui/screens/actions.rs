@@ -39,6 +39,8 @@ pub enum ScreenAction {
     PlayCards(Vec<CardPick>),
     /// A figure guessed (or declined to guess) which way a dodger went.
     Guess(GuessDue, Option<GuessDir>),
+    /// The side passes for the rest of this melee phase.
+    PassMelee(u8),
     /// The charge orders (or answers) of the side at the computer, face down.
     Charges(Vec<crate::sim::orders::Order>),
     /// A shot, a spell or the end of the side's turn to act in a fire phase (D3), given at
@@ -222,6 +224,18 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             world.resource_mut::<FireView>().key = None;
             if let Some(r) = refused {
                 message(world, "Refused", format!("{order}: {r}"));
+            }
+        }
+        ScreenAction::PassMelee(side) => {
+            let refused = world.resource_scope(|world, cards: Mut<Cards>| {
+                let game = GameHost::get(world)?;
+                cards.0.pass_rest(game, side).err()
+            });
+            GameHost::touched(world);
+            world.insert_resource(Picks::default());
+            world.resource_mut::<ScreenView>().cards_key = None;
+            if let Some(r) = refused {
+                message(world, "Refused", r);
             }
         }
         ScreenAction::Guess(due, dir) => {

@@ -109,6 +109,11 @@ pub trait CardSource: Send + Sync + 'static {
     }
     /// Sends one figure's picks to the game; `Err` is the refusal's text.
     fn play(&self, game: &mut Game, pick: &CardPick) -> Result<(), String>;
+    /// Every figure of `side` passes for the rest of this melee phase; `Err` is the refusal's
+    /// text.
+    fn pass_rest(&self, _game: &mut Game, _side: u8) -> Result<(), String> {
+        Err("there is no melee to pass".into())
+    }
     /// Sends a dodge guess (`None`: no guess); `Err` is the refusal's text.
     fn guess(
         &self,
@@ -166,6 +171,25 @@ pub struct Picks {
     pub side: Option<u8>,
     /// Per figure.
     pub by_unit: BTreeMap<String, CardPick>,
+    /// Confirm was pressed with figures undecided: the overlay asks before it plays their
+    /// PASSIVE SHIELD PARRY.
+    pub asking: bool,
+}
+
+/// The figures of the overlay that the player has picked nothing for: on Confirm they would
+/// play PASSIVE SHIELD PARRY, so the overlay asks first.
+pub fn undecided(overlay: &CardOverlay, picks: &Picks) -> Vec<String> {
+    overlay
+        .hands
+        .iter()
+        .filter(|h| {
+            picks
+                .by_unit
+                .get(&h.unit)
+                .is_none_or(|p| p.tac.is_none() && p.melee.is_empty())
+        })
+        .map(|h| h.name.clone())
+        .collect()
 }
 
 /// Checks one figure's picks against its hand: every card in the hand and playable, a
@@ -286,6 +310,8 @@ pub enum CardsAnswer {
     Play(Vec<CardPick>),
     /// Guess (or not) which way a dodger went.
     Guess(GuessDue, Option<GuessDir>),
+    /// The side passes for the rest of this melee phase.
+    PassRest,
 }
 
 fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
@@ -379,13 +405,45 @@ pub fn show_cards(
             }
             ui.separator();
             let ready = ready_picks(overlay, picks);
+            let open = undecided(overlay, picks);
+            // Enter confirms, as the button does (and answers "yes" when the overlay asks).
+            let enter = ui.ctx().input(|i| i.key_pressed(egui::Key::Enter));
+            if picks.asking && !open.is_empty() {
+                ui.label(format!(
+                    "No cards picked for {}: they will play PASSIVE SHIELD PARRY. Play them so?",
+                    open.join(", ")
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Yes, confirm (Enter)").clicked() || enter {
+                        picks.asking = false;
+                        answer = ready.clone().ok().map(CardsAnswer::Play);
+                    }
+                    if ui.button("No, go back").clicked() {
+                        picks.asking = false;
+                    }
+                });
+                return;
+            }
             ui.horizontal(|ui| {
-                let button = ui.add_enabled(ready.is_ok(), egui::Button::new("Confirm"));
+                let button = ui.add_enabled(ready.is_ok(), egui::Button::new("Confirm (Enter)"));
                 if let Err(why) = &ready {
                     ui.label(egui::RichText::new(why).weak());
                 }
-                if button.clicked() {
-                    answer = ready.ok().map(CardsAnswer::Play);
+                if button.clicked() || (enter && ready.is_ok()) {
+                    if open.is_empty() {
+                        answer = ready.ok().map(CardsAnswer::Play);
+                    } else {
+                        picks.asking = true;
+                    }
+                }
+                if ui
+                    .button("Pass for the rest of this melee")
+                    .on_hover_text(
+                        "Every figure of your side plays PASSIVE SHIELD PARRY from now to the end of this melee phase (after six in a row, D7 makes it play the first card it may), and makes no dodge guesses.",
+                    )
+                    .clicked()
+                {
+                    answer = Some(CardsAnswer::PassRest);
                 }
             });
         });

@@ -66,6 +66,11 @@ pub const BINDINGS: &[Binding] = &[
         "L",
         "Lead a riderless horse, or let a led one go (then click the horse)",
     ),
+    b(
+        "Play",
+        "T R G P K O N Y V",
+        "Activities (D15, R2): stand up, ready shield, draw weapon, pick up an item or a comrade, open or unlock a door, read a scroll, pick up and ready",
+    ),
     b("Play", "Enter", "End the side's half-move"),
     b(
         "Play",
@@ -96,7 +101,16 @@ pub const BINDINGS: &[Binding] = &[
         "Click a card",
         "Pick it (TAC: one; MELEE: as many as the blows pay for)",
     ),
-    b("Cards", "Confirm", "Play the picked cards face down"),
+    b(
+        "Cards",
+        "Confirm or Enter",
+        "Play the picked cards face down (asks first if a figure has none)",
+    ),
+    b(
+        "Cards",
+        "Pass for the rest of this melee",
+        "Your side parries until the melee phase ends",
+    ),
     b(
         "Charges",
         "Click an enemy",

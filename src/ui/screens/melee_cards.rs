@@ -203,6 +203,16 @@ impl CardSource for MeleeCards {
         game.order(&order).map_err(|r| r.to_string())
     }
 
+    fn pass_rest(&self, game: &mut Game, side: u8) -> Result<(), String> {
+        let side = game
+            .app
+            .world()
+            .resource::<crate::sim::phase::TurnState>()
+            .side_name(side);
+        game.order(&Order::PassMelee { side })
+            .map_err(|r| r.to_string())
+    }
+
     fn guess(&self, game: &mut Game, due: &GuessDue, dir: Option<GuessDir>) -> Result<(), String> {
         let order = match dir {
             None => Order::Pass {

@@ -110,6 +110,7 @@ pub fn playing_ui(
         match show_cards(ctx, overlay, picks) {
             Some(CardsAnswer::Play(p)) => out.push(ScreenAction::PlayCards(p)),
             Some(CardsAnswer::Guess(due, dir)) => out.push(ScreenAction::Guess(due, dir)),
+            Some(CardsAnswer::PassRest) => out.push(ScreenAction::PassMelee(overlay.side)),
             None => {}
         }
     }

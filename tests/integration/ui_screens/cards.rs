@@ -354,3 +354,80 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
         .expect("overlay");
     assert!(overlay.hands.iter().all(|h| h.unit != mine));
 }
+
+/// Issue 11: a side may pass for the rest of the melee from the overlay, and is not asked
+/// again in that melee phase; the other side still chooses.
+#[test]
+fn a_side_passes_for_the_rest_of_the_melee_from_the_overlay() {
+    let level = warhorse::level::load_level_str(DUEL, "<duel>", None).expect("duel level");
+    let (mut app, _) = app_of("duel", level, None);
+    for _ in 0..4 {
+        order(&mut app, Order::EndSide);
+    }
+    if handover(&app).is_some() {
+        act(&mut app, ScreenAction::AcceptHandover);
+    }
+    let first = app
+        .world()
+        .resource::<ScreenView>()
+        .control
+        .side
+        .expect("a side chooses");
+    let mine = if first == 0 { "red_foot" } else { "blue_foot" };
+    act(&mut app, ScreenAction::PassMelee(first));
+    assert_eq!(app.world().resource::<Overlays>().dialog, None, "accepted");
+    let snap = game(&mut app).snapshot();
+    assert!(
+        !snap.to_choose.iter().any(|u| u == mine),
+        "{mine} is not asked after its side passed: {:?}",
+        snap.to_choose
+    );
+    assert!(
+        snap.log
+            .iter()
+            .any(|l| l.text.contains("passes for the rest of this melee phase")),
+        "the pass is in the log"
+    );
+    // The side still to choose can finish the round; from then on only it is asked.
+    if handover(&app).is_some() {
+        act(&mut app, ScreenAction::AcceptHandover);
+    }
+    for _ in 0..40 {
+        let snap = game(&mut app).snapshot();
+        assert!(
+            !snap.to_choose.iter().any(|u| u == mine),
+            "{mine} asked again"
+        );
+        let Some(other) = snap.to_choose.first().cloned() else {
+            break;
+        };
+        order(&mut app, Order::Pass { unit: other });
+        if handover(&app).is_some() {
+            act(&mut app, ScreenAction::AcceptHandover);
+        }
+    }
+}
+
+/// Issue 11: Confirm with a figure that has no cards picked asks before it plays its PASSIVE
+/// SHIELD PARRY.
+#[test]
+fn confirm_with_undecided_figures_asks_first() {
+    use warhorse::ui::screens::cards::{CardOverlay, undecided};
+    let overlay = CardOverlay {
+        side: 0,
+        side_name: "Red".into(),
+        hands: rules_hands(0),
+        guesses: Vec::new(),
+    };
+    let mut picks = Picks::default();
+    assert_eq!(undecided(&overlay, &picks), vec!["Knight".to_string()]);
+    picks.by_unit.insert(
+        "knight".into(),
+        CardPick {
+            unit: "knight".into(),
+            melee: vec!["DELIVER BLOW".into()],
+            ..Default::default()
+        },
+    );
+    assert!(undecided(&overlay, &picks).is_empty());
+}
