@@ -5,6 +5,7 @@
 //! [`LoadError`] with file, line, column and what was expected.
 
 pub mod error;
+pub mod input;
 pub mod load;
 
 pub use error::{LoadError, LoadErrors};
