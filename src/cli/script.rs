@@ -31,8 +31,8 @@ struct ScriptOut {
 /// only, at most [`MAX_ORDERS_FILE_BYTES`]), with every error at its `file:line:column`.
 pub fn load_orders(path: &Path) -> Result<Vec<Order>, String> {
     let file = path.display().to_string();
-    let src = read_text(path, MAX_ORDERS_FILE_BYTES)
-        .map_err(|e| e.into_load_error(&file).to_string())?;
+    let src =
+        read_text(path, MAX_ORDERS_FILE_BYTES).map_err(|e| e.into_load_error(&file).to_string())?;
     parse_orders(&src, &file)
 }
 

@@ -92,7 +92,8 @@ impl fmt::Display for ReadError {
             ),
             ReadError::TooBig { len, limit } => write!(
                 f,
-                "limit: the file is {len} bytes or more; at most {limit} bytes are read"
+                "limit: the file has more than {limit} bytes ({len} found); at most {limit} \
+                 bytes are read"
             ),
             ReadError::NotUtf8 { .. } => {
                 write!(f, "the file is not UTF-8 text: expected UTF-8 here")
@@ -118,7 +119,11 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
             return "a socket";
         }
     }
-    if ft.is_dir() { "a directory" } else { "not a file" }
+    if ft.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// Opens `path` for reading only if it is a regular file (symbolic links followed), and
@@ -212,7 +217,9 @@ mod tests {
             Err(ReadError::TooBig { limit: 3, .. })
         ));
         assert_eq!(read_head(&p, 2).unwrap(), b"ab");
-        assert!(matches!(read_text(&dir, 100), Err(ReadError::NotAFile(k)) if k.contains("directory")));
+        assert!(
+            matches!(read_text(&dir, 100), Err(ReadError::NotAFile(k)) if k.contains("directory"))
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -142,7 +142,10 @@ fn inputs_an_oversized_save_is_refused_before_it_is_read() {
         Err(SaveError::Corrupt(why)) => assert!(why.contains("limit"), "{why}"),
         other => panic!("{other:?}"),
     }
-    assert!(start.elapsed() < Duration::from_secs(2), "refused by its size");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "refused by its size"
+    );
     // A save of another format is refused from its first line, whatever follows: a whole
     // parse of this one would call it damaged instead.
     let newer = dir.join("newer.ron");
@@ -183,7 +186,11 @@ fn inputs_the_load_dialog_reads_only_each_saves_first_line() {
     g.order(&warhorse::sim::orders::Order::EndSide).unwrap();
     g.save(&dir.join("new.ron")).unwrap();
     let text = std::fs::read_to_string(dir.join("new.ron")).unwrap();
-    assert!(text.starts_with(HEADER_PREFIX), "{text}");
+    assert_eq!(
+        text.lines().next(),
+        Some("// warhorse save (format:1,level_name:\"Tiny\",orders:1)"),
+        "the header line docs/formats.md shows"
+    );
     // An older save, without the header line, still lists and loads.
     let body = text.split_once('\n').unwrap().1;
     std::fs::write(dir.join("older.ron"), body).unwrap();
@@ -246,7 +253,10 @@ fn inputs_orders_files_read_like_levels() {
         "{err}"
     );
     // A syntax error at the value, as levels place it.
-    let typo = write("typo.orders.ron", b"[\n    EndSide,\n    Move(unit: 7),\n]\n");
+    let typo = write(
+        "typo.orders.ron",
+        b"[\n    EndSide,\n    Move(unit: 7),\n]\n",
+    );
     let (code, _, err) = warhorse_within(&["script", TINY, &typo], 60);
     assert_eq!(code, 2);
     assert!(err.contains(&format!("{typo}:3:16:")), "{err}");
@@ -257,7 +267,10 @@ fn inputs_orders_files_read_like_levels() {
     );
     let (code, out, err) = warhorse_within(&["script", TINY, &esc], 60);
     assert_eq!(code, 2);
-    assert!(err.contains(&format!("{esc}:2:16: a control character (U+001B)")), "{err}");
+    assert!(
+        err.contains(&format!("{esc}:2:16: a control character (U+001B)")),
+        "{err}"
+    );
     assert!(!err.contains('\u{1b}') && !out.contains('\u{1b}'));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -295,7 +308,10 @@ fn inputs_saves_read_like_levels() {
     let line = typo.lines().position(|l| l.contains("seed:")).unwrap() + 1;
     match Record::from_text(&typo) {
         Err(SaveError::Corrupt(why)) => {
-            assert!(why.starts_with(&format!("line {line}, column 11: ")), "{why}")
+            assert!(
+                why.starts_with(&format!("line {line}, column 11: ")),
+                "{why}"
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -376,8 +392,14 @@ fn inputs_ruleset_paths_stay_in_the_levels_folder() {
         let es = with(path).expect_err(path);
         let text = es.to_string();
         assert!(text.contains(says), "{path}: {text}");
-        assert!(text.contains(":4:14:"), "{path}: at the ruleset field: {text}");
-        assert!(!text.contains("swordfish"), "{path}: echoes the file: {text}");
+        assert!(
+            text.contains(":4:14:"),
+            "{path}: at the ruleset field: {text}"
+        );
+        assert!(
+            !text.contains("swordfish"),
+            "{path}: echoes the file: {text}"
+        );
         assert_eq!(es.len(), 1, "{path}: {text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -398,7 +420,11 @@ fn inputs_control_characters_never_reach_the_terminal() {
     load_level_str(&ok, "ok.ron", None).unwrap_or_else(|e| panic!("{e}"));
     let bad = level_with("").replace("name: \"t\"", "name: \"a\\nb\"");
     let es = load_level_str(&bad, "bad.ron", None).unwrap_err();
-    assert_eq!((es.errors()[0].line, es.errors()[0].column), (1, 13), "{es}");
+    assert_eq!(
+        (es.errors()[0].line, es.errors()[0].column),
+        (1, 13),
+        "{es}"
+    );
     // In a ruleset too.
     let rules = std::fs::read_to_string(root().join("rulesets/destrier.ron")).unwrap();
     let bad = rules.replacen("name: \"destrier\"", "name: \"dest\\u{7}rier\"", 1);

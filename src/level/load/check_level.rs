@@ -345,7 +345,10 @@ pub(super) fn check_mount_ids(
 ) {
     let Some(r) = rules else { return };
     for (i, f) in lf.figures.iter().enumerate() {
-        let rides = r.templates.get(&f.template).is_some_and(|t| t.mount.is_some());
+        let rides = r
+            .templates
+            .get(&f.template)
+            .is_some_and(|t| t.mount.is_some());
         if !rides || ids.get(f.id.as_str()) != Some(&i) {
             continue;
         }

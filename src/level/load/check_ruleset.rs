@@ -33,9 +33,12 @@ pub(super) fn resolve_ruleset(
     // (and report on) a file elsewhere.
     let rel = Path::new(name);
     let inside = !rel.is_absolute()
-        && rel
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+        && rel.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
     if !inside {
         cx.err(
             &at,

@@ -167,11 +167,7 @@ fn forbidden_message(c: char) -> String {
 /// [`MAX_TOKEN_CHARS`], and any control character in a string, a character or a name —
 /// written as is or as an escape such as `\u{1b}` — so nothing raw ever reaches a terminal
 /// that prints a name. Text the scanner cannot follow is left for `ron` to report.
-pub(super) fn check_tokens(
-    text: &str,
-    file: &str,
-    rules: TokenRules,
-) -> Result<(), LoadErrors> {
+pub(super) fn check_tokens(text: &str, file: &str, rules: TokenRules) -> Result<(), LoadErrors> {
     let lines = OnceCell::new();
     let mut errors = Vec::new();
     let mut push = |off: usize, message: String| {
@@ -223,7 +219,10 @@ pub(super) fn check_tokens(
             continue;
         }
         let lines_ok = field.is_some_and(|k| rules.multiline.contains(&k));
-        if let Some((i, c)) = tok.char_indices().find(|&(_, c)| forbidden_char(c, lines_ok)) {
+        if let Some((i, c)) = tok
+            .char_indices()
+            .find(|&(_, c)| forbidden_char(c, lines_ok))
+        {
             push(start + i, forbidden_message(c));
             continue;
         }

@@ -4,8 +4,8 @@
 //! [`Record`]: crate::sim::record::Record
 
 use crate::level::Level;
-use crate::sim::Game;
 use crate::level::input::{SAVE_HEAD_BYTES, read_head};
+use crate::sim::Game;
 use crate::sim::record::{HEADER_PREFIX, SaveError, SaveHeader, read_save};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
@@ -104,8 +104,9 @@ fn summarise(path: &Path, modified: u64) -> Result<String, String> {
         .map_err(|e| SaveError::Io(format!("{}: {e}", path.display())).to_string())?;
     let good = match std::str::from_utf8(&head) {
         Ok(t) => t,
-        Err(e) => std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or_default())
-            .unwrap_or_default(),
+        Err(e) => {
+            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default()
+        }
     };
     let h = SaveHeader::of_head(good).map_err(|e| e.to_string())?;
     let when = if modified > 0 {
