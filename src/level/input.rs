@@ -207,10 +207,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("warhorse-input-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("bad.ron");
+        // 'é' is two bytes but one column: the bad byte is the fifth character of line 2.
         std::fs::write(&p, b"ab\ncd\xc3\xa9f\xffg").unwrap();
         assert_eq!(
             read_text(&p, 100),
-            Err(ReadError::NotUtf8 { line: 2, column: 4 })
+            Err(ReadError::NotUtf8 { line: 2, column: 5 })
         );
         assert!(matches!(
             read_text(&p, 3),
