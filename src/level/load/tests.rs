@@ -149,7 +149,7 @@ fn garbage_never_panics() {
 
 #[test]
 fn amounts_are_checked_as_written() {
-    for ok in ["7", "-2", "27/2", "2 1/2", "1000/1000", "\"1/1000\"", "-1/4"] {
+    for ok in ["7", "-2", "27/2", "2 1/2", "1000/1000", "0/1", "-1/4"] {
         assert!(written_fraction_in_range(ok), "{ok}");
     }
     for bad in [
