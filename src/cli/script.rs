@@ -1,6 +1,8 @@
 //! `warhorse script LEVEL ORDERS`: plays an orders file and reports every order, figure and
 //! log line. The same seed and orders give byte-identical output.
 
+use crate::level::input::{MAX_ORDERS_FILE_BYTES, read_text};
+use crate::level::load::parse_ron_text;
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::snapshot::Snapshot;
@@ -25,30 +27,19 @@ struct ScriptOut {
     state: Snapshot,
 }
 
-/// Reads an orders file: a RON list of orders, errors with line and column.
+/// Reads an orders file: a RON list of orders, through the shared reader (a regular file
+/// only, at most [`MAX_ORDERS_FILE_BYTES`]), with every error at its `file:line:column`.
 pub fn load_orders(path: &Path) -> Result<Vec<Order>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if meta.len() > crate::level::MAX_FILE_BYTES {
-        return Err(format!(
-            "{}:1:1: file larger than the {} byte limit",
-            path.display(),
-            crate::level::MAX_FILE_BYTES
-        ));
-    }
-    let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_orders(&src, &path.display().to_string())
+    let file = path.display().to_string();
+    let src =
+        read_text(path, MAX_ORDERS_FILE_BYTES).map_err(|e| e.into_load_error(&file).to_string())?;
+    parse_orders(&src, &file)
 }
 
-/// Parses orders from text (see `docs/formats.md`).
+/// Parses orders from text (see `docs/formats.md`) with the conveniences of level files: a
+/// byte-order mark, bare optional values, and each error at its line and column.
 pub fn parse_orders(src: &str, file: &str) -> Result<Vec<Order>, String> {
-    ron::Options::default()
-        .from_str::<Vec<Order>>(src)
-        .map_err(|e| {
-            format!(
-                "{file}:{}:{}: {}",
-                e.span.start.line, e.span.start.col, e.code
-            )
-        })
+    parse_ron_text(src, file, MAX_ORDERS_FILE_BYTES, &[]).map_err(|e| e.to_string())
 }
 
 /// Plays the script; returns the exit code (0 even when orders are refused: refusals are

@@ -5,6 +5,7 @@
 //! [`LoadError`] with file, line, column and what was expected.
 
 pub mod error;
+pub mod input;
 pub mod load;
 
 pub use error::{LoadError, LoadErrors};
@@ -38,7 +39,8 @@ pub struct LevelFile {
     /// One or two sentences for the start screen.
     #[serde(default)]
     pub description: String,
-    /// A built-in ruleset (`destrier`, `asl`, `realms`) or a path relative to the level file.
+    /// A built-in ruleset (`destrier`, `asl`, `realms`) or a path inside the level file's
+    /// folder, relative to it (no absolute paths, no `..`).
     pub ruleset: String,
     /// Columns.
     pub width: u32,

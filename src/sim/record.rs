@@ -84,50 +84,180 @@ impl fmt::Display for SaveError {
 
 impl std::error::Error for SaveError {}
 
-impl Record {
-    /// The save file's text.
-    pub fn to_text(&self) -> String {
-        let cfg = ron::ser::PrettyConfig::new().struct_names(true);
-        ron::ser::to_string_pretty(self, cfg).unwrap_or_default()
+/// The start of the first line of every save this build writes: a RON comment (so any
+/// build still reads the file) holding a [`SaveHeader`].
+pub const HEADER_PREFIX: &str = "// warhorse save ";
+
+/// What the Load dialog shows of a save, written as the save's first line so that listing
+/// saves reads one line of each, never a whole file: `// warhorse save (format: 1,
+/// level_name: "Tiny", orders: 3)`. The file's modification time gives the date.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveHeader {
+    /// [`SAVE_FORMAT`] of the build that wrote it.
+    pub format: u32,
+    /// The level's name.
+    pub level_name: String,
+    /// How many orders the game holds.
+    pub orders: usize,
+}
+
+impl SaveHeader {
+    /// The header of a save's text, from its first line; `None` when the line is not one
+    /// (an older save, or not a save). Reads nothing past the first line.
+    pub fn of_text(text: &str) -> Option<SaveHeader> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let line = text.lines().next()?;
+        let rest = line.strip_prefix(HEADER_PREFIX)?;
+        #[derive(Deserialize)]
+        struct Lenient {
+            format: u32,
+            #[serde(default)]
+            level_name: String,
+            #[serde(default)]
+            orders: usize,
+        }
+        let h: Lenient = ron::Options::default().from_str(rest).ok()?;
+        Some(SaveHeader {
+            format: h.format,
+            level_name: h.level_name,
+            orders: h.orders,
+        })
     }
 
-    /// Reads a save's text, checking that it is one and that this build reads its format.
-    pub fn from_text(text: &str) -> Result<Record, SaveError> {
-        #[derive(Deserialize)]
-        struct Header {
-            game: String,
-            format: u32,
+    /// What a save's first bytes say about it, for listing saves without parsing them: the
+    /// header line if there is one, else (a save written before headers) the record's
+    /// leading `game`, `format` and `level_name` fields with no order count. `Err` says why
+    /// the file is not a save this build reads.
+    pub fn of_head(head: &str) -> Result<SaveHeader, SaveError> {
+        if let Some(h) = SaveHeader::of_text(head) {
+            return match h.format {
+                SAVE_FORMAT => Ok(h),
+                found => Err(SaveError::Incompatible { found }),
+            };
         }
-        let opts = ron::Options::default();
-        // The header first, leniently, so an incompatible save gets the right message.
-        let header: Header = opts
-            .from_str::<ron::Value>(text)
-            .ok()
-            .and_then(|v| v.into_rust::<Header>().ok())
-            .ok_or_else(|| SaveError::Corrupt("no `game` and `format` header".into()))?;
-        if header.game != "warhorse" {
-            return Err(SaveError::Corrupt(format!(
-                "it says it is a {:?} file",
-                header.game
-            )));
-        }
-        if header.format != SAVE_FORMAT {
-            return Err(SaveError::Incompatible {
-                found: header.format,
-            });
-        }
-        opts.from_str(text).map_err(|e| {
-            SaveError::Corrupt(format!(
-                "line {}, column {}: {}",
-                e.span.start.line, e.span.start.col, e.code
-            ))
+        let lead = Leading::of(head);
+        lead.check()?;
+        Ok(SaveHeader {
+            format: SAVE_FORMAT,
+            level_name: lead.level_name.unwrap_or_default(),
+            orders: 0,
         })
     }
 }
 
+/// The `game`, `format` and `level_name` a record's text starts with (as the save writer
+/// puts them first), found without parsing the rest.
+struct Leading {
+    game: Option<String>,
+    format: Option<u32>,
+    level_name: Option<String>,
+}
+
+impl Leading {
+    fn of(text: &str) -> Leading {
+        let mut lead = Leading {
+            game: None,
+            format: None,
+            level_name: None,
+        };
+        for (name, value) in crate::level::load::leading_fields(text, 3) {
+            match name.as_str() {
+                "game" => lead.game = ron::from_str(&value).ok(),
+                "format" => lead.format = value.parse().ok(),
+                "level_name" => lead.level_name = ron::from_str(&value).ok(),
+                _ => {}
+            }
+        }
+        lead
+    }
+
+    /// Refuses what is certainly another game's file or another format.
+    fn check(&self) -> Result<(), SaveError> {
+        match (&self.game, self.format) {
+            (Some(g), _) if g != "warhorse" => {
+                Err(SaveError::Corrupt(format!("it says it is a {g:?} file")))
+            }
+            (Some(_), Some(found)) if found != SAVE_FORMAT => {
+                Err(SaveError::Incompatible { found })
+            }
+            (Some(_), Some(_)) => Ok(()),
+            _ => Err(SaveError::Corrupt("no `game` and `format` header".into())),
+        }
+    }
+}
+
+impl Record {
+    /// The save file's text: the [`SaveHeader`] line, then the record.
+    pub fn to_text(&self) -> String {
+        let cfg = ron::ser::PrettyConfig::new().struct_names(true);
+        let body = ron::ser::to_string_pretty(self, cfg).unwrap_or_default();
+        let header = SaveHeader {
+            format: self.format,
+            level_name: self.level_name.clone(),
+            orders: self.orders.len(),
+        };
+        match ron::to_string(&header) {
+            Ok(h) if !h.contains(['\n', '\r']) => format!("{HEADER_PREFIX}{h}\n{body}"),
+            _ => body,
+        }
+    }
+
+    /// Reads a save's text, checking that it is one and that this build reads its format.
+    /// The format is checked first from the header line (or the record's leading fields in
+    /// an older save), so a save of another format is refused without parsing it; then the
+    /// text is parsed once, typed, with the conveniences and error positions of level files.
+    pub fn from_text(text: &str) -> Result<Record, SaveError> {
+        match SaveHeader::of_text(text) {
+            Some(h) if h.format != SAVE_FORMAT => {
+                return Err(SaveError::Incompatible { found: h.format });
+            }
+            Some(_) => {}
+            None => {
+                let lead = Leading::of(text);
+                if lead.game.is_some() && lead.format.is_some() {
+                    lead.check()?;
+                }
+            }
+        }
+        let rec: Record = crate::level::load::parse_ron_text(
+            text,
+            "",
+            crate::level::input::MAX_SAVE_BYTES,
+            &["level", "ruleset"],
+        )
+        .map_err(|es| {
+            let msg = es.errors().first().map_or_else(String::new, |e| {
+                format!("line {}, column {}: {}", e.line, e.column, e.message)
+            });
+            SaveError::Corrupt(msg)
+        })?;
+        if rec.game != "warhorse" {
+            return Err(SaveError::Corrupt(format!(
+                "it says it is a {:?} file",
+                rec.game
+            )));
+        }
+        if rec.format != SAVE_FORMAT {
+            return Err(SaveError::Incompatible { found: rec.format });
+        }
+        Ok(rec)
+    }
+}
+
 /// Writes `text` to `path` atomically: a temporary file beside it, flushed to disk, then
-/// renamed over the old one. A crash or a full disk leaves the previous save intact.
+/// renamed over the old one. A crash or a full disk leaves the previous save intact. A text
+/// over [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES) is not written at all: the
+/// game could not read it back.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
+    let limit = crate::level::input::MAX_SAVE_BYTES;
+    if text.len() as u64 > limit {
+        return Err(SaveError::Io(format!(
+            "{}: the save would be {} bytes, over the {limit} bytes a save may hold, so it was \
+             not written (the previous save is kept)",
+            path.display(),
+            text.len()
+        )));
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -149,17 +279,18 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
     })
 }
 
-/// Reads a save file.
+/// Reads a save file through the shared reader: a regular file only, at most
+/// [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES), parsed once.
 pub fn read_save(path: &Path) -> Result<Record, SaveError> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| SaveError::Io(format!("{}: {e}", path.display())))?;
-    if meta.len() > 64 * 1024 * 1024 {
-        return Err(SaveError::Corrupt(format!(
-            "{} is larger than any save",
-            path.display()
-        )));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SaveError::Io(format!("{}: {e}", path.display())))?;
+    use crate::level::input::{MAX_SAVE_BYTES, ReadError, read_text};
+    let text = read_text(path, MAX_SAVE_BYTES).map_err(|e| match e {
+        ReadError::Io(_) | ReadError::NotAFile(_) => {
+            SaveError::Io(format!("{}: {e}", path.display()))
+        }
+        ReadError::TooBig { .. } => SaveError::Corrupt(format!("{}: {e}", path.display())),
+        ReadError::NotUtf8 { line, column } => {
+            SaveError::Corrupt(format!("line {line}, column {column}: {e}"))
+        }
+    })?;
     Record::from_text(&text)
 }

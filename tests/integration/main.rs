@@ -5,6 +5,7 @@ mod cavalry;
 mod chance_steps;
 mod e2e;
 mod fire;
+mod inputs;
 mod level_files;
 mod melee;
 mod melee_ends;

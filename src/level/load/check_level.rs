@@ -330,7 +330,41 @@ pub(super) fn check_figures<'l>(
             }
         }
     }
+    check_mount_ids(lf, rules, &ids, cx);
     (placed, ids)
+}
+
+/// In the game a rider's mount is a figure of its own, with the id `<rider>.mount`; a
+/// figure written with that id would be a second figure with one id (one of them could
+/// never be ordered), so it is refused at its `id`.
+pub(super) fn check_mount_ids(
+    lf: &LevelFile,
+    rules: Option<&Ruleset>,
+    ids: &HashMap<&str, usize>,
+    cx: &mut Ctx,
+) {
+    let Some(r) = rules else { return };
+    for (i, f) in lf.figures.iter().enumerate() {
+        let rides = r
+            .templates
+            .get(&f.template)
+            .is_some_and(|t| t.mount.is_some());
+        if !rides || ids.get(f.id.as_str()) != Some(&i) {
+            continue;
+        }
+        let mount_id = format!("{}.mount", f.id);
+        if let Some(&j) = ids.get(mount_id.as_str()) {
+            cx.err(
+                &[P::F("figures"), P::I(j), P::F("id")],
+                format!(
+                    "figure id {mount_id:?} is the id of {:?}'s mount (figure {i} rides, and a \
+                     mount's id is its rider's id followed by \".mount\"): expected an id no \
+                     other figure or mount has",
+                    f.id
+                ),
+            );
+        }
+    }
 }
 
 /// A facing name of the ruleset's grid; a mount that pays horse turning costs on squares
@@ -519,14 +553,16 @@ pub(super) fn check_terrain(ch: char, t: &Terrain, cx: &mut Ctx) {
             format!("terrain {ch:?} has an empty name: expected a name"),
         );
     }
+    let cost_at = [P::F("legend"), P::K(&key), P::F("cost")];
     if let Some(c) = t.cost
-        && !positive_mp(c)
+        && !(positive_mp(c) && written_in_range(cx, &cost_at))
     {
+        let c = as_written(cx, &cost_at, c);
         cx.err(
-            &[P::F("legend"), P::K(&key), P::F("cost")],
+            &cost_at,
             format!(
-                "terrain {ch:?} costs {c}: expected a positive multiplier up to {MAX_AMOUNT}, or \
-                 None for impassable"
+                "terrain {ch:?} costs {c}: expected a positive multiplier up to {MAX_AMOUNT}, \
+                 with a denominator of at most {MAX_AMOUNT} as written, or None for impassable"
             ),
         );
     }
@@ -541,14 +577,17 @@ pub(super) fn check_terrain(ch: char, t: &Terrain, cx: &mut Ctx) {
             ),
         );
     }
+    let mounted_at = [P::F("legend"), P::K(&key), P::F("mounted_cost")];
     if let Some(Some(c)) = t.mounted_cost
-        && !positive_mp(c)
+        && !(positive_mp(c) && written_in_range(cx, &mounted_at))
     {
+        let c = as_written(cx, &mounted_at, c);
         cx.err(
-            &[P::F("legend"), P::K(&key), P::F("mounted_cost")],
+            &mounted_at,
             format!(
                 "terrain {ch:?} costs mounted figures {c}: expected a positive multiplier up to \
-                 {MAX_AMOUNT}, or Some(None) for impassable"
+                 {MAX_AMOUNT}, with a denominator of at most {MAX_AMOUNT} as written, or \
+                 Some(None) for impassable"
             ),
         );
     }

@@ -22,16 +22,41 @@ pub(super) fn resolve_ruleset(
         };
     }
     let expected = format!(
-        "expected one of {} or the path of a ruleset file relative to the level",
+        "expected one of {} or the path of a ruleset file relative to the level's folder",
         BUILTIN_RULESETS.join(", ")
     );
-    let path = match base_dir {
-        Some(dir) if !name.trim().is_empty() => dir.join(name),
-        _ => {
-            cx.err(&at, format!("unknown ruleset {name:?}: {expected}"));
-            return None;
-        }
+    let Some(dir) = base_dir.filter(|_| !name.trim().is_empty()) else {
+        cx.err(&at, format!("unknown ruleset {name:?}: {expected}"));
+        return None;
     };
+    // The path stays inside the level's folder: a shared level can never make the game read
+    // (and report on) a file elsewhere.
+    let rel = Path::new(name);
+    let inside = !rel.is_absolute()
+        && rel.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+    if !inside {
+        cx.err(
+            &at,
+            format!(
+                "the ruleset path {name:?} leaves the level's folder: expected one of {} or a \
+                 relative path inside the level's folder, such as \"rules/house.ron\" (no \
+                 absolute paths, no \"..\")",
+                BUILTIN_RULESETS.join(", ")
+            ),
+        );
+        return None;
+    }
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let path = dir.join(rel);
     if !path.is_file() {
         cx.err(
             &at,
@@ -42,16 +67,46 @@ pub(super) fn resolve_ruleset(
         );
         return None;
     }
-    match load_ruleset_file(&path) {
+    // …and does not leave it through a symbolic link either.
+    if let (Ok(base), Ok(target)) = (dir.canonicalize(), path.canonicalize())
+        && !target.starts_with(&base)
+    {
+        cx.err(
+            &at,
+            format!(
+                "the ruleset path {name:?} leads outside the level's folder (through a \
+                 symbolic link): expected a ruleset file inside the level's folder"
+            ),
+        );
+        return None;
+    }
+    let shown = path.display().to_string();
+    let src = match read_source(&path) {
+        Ok(src) => src,
+        Err(es) => {
+            cx.err(&at, format!("the ruleset file {shown} cannot be read"));
+            cx.extend(es);
+            return None;
+        }
+    };
+    // Only a file that says it is a ruleset is parsed, so the errors of some other file (which
+    // would quote its words) are never shown.
+    if first_ident_before_paren(&src).as_deref() != Some("Ruleset") {
+        cx.err(
+            &at,
+            format!(
+                "the file {shown} is not a ruleset: expected a file that begins with \
+                 `Ruleset(` (after any comments)"
+            ),
+        );
+        return None;
+    }
+    match load_ruleset_str(&src, &shown) {
         Ok(r) => Some(r),
         Err(es) => {
             cx.err(
                 &at,
-                format!(
-                    "the ruleset file {} has {} error(s)",
-                    path.display(),
-                    es.len()
-                ),
+                format!("the ruleset file {shown} has {} error(s)", es.len()),
             );
             cx.extend(es);
             None
@@ -74,6 +129,64 @@ pub(super) fn frac_in_range(f: Frac) -> bool {
 
 pub(super) fn mp_in_range(m: Mp) -> bool {
     m.raw().unsigned_abs() <= Mp::cells(MAX_AMOUNT).raw().unsigned_abs()
+        && m.as_fraction().1 <= MAX_AMOUNT
+}
+
+/// True unless the amount or fraction at `path` is *written* out of range: a denominator
+/// over [`MAX_AMOUNT`] as written (before reducing: `"9223372036854775807/9223372036854775807"`
+/// is 1, but no file may write it), or a whole part or numerator past what the range allows.
+/// Reduced values are checked by the other `*_in_range` functions; this closes the gap where
+/// an absurd fraction reduces to a sensible one. A value the text does not show (or that is
+/// not a number) is left to those checks.
+pub(super) fn written_in_range(cx: &Ctx, path: &[P]) -> bool {
+    let Some(Kind::Atom(t)) = cx.node(path).map(|n| &n.kind) else {
+        return true;
+    };
+    let text = if t.starts_with('"') || t.starts_with('r') {
+        match ron::from_str::<String>(t) {
+            Ok(s) => s,
+            Err(_) => return true,
+        }
+    } else {
+        (*t).to_string()
+    };
+    written_fraction_in_range(&text)
+}
+
+/// A value as the file writes it (`"1/100800"`, quotes and all), for messages about how it
+/// is written; `value` when the text does not show it.
+pub(super) fn as_written(cx: &Ctx, path: &[P], value: impl fmt::Display) -> String {
+    match cx.node(path).map(|n| &n.kind) {
+        Some(Kind::Atom(t)) => (*t).to_string(),
+        _ => value.to_string(),
+    }
+}
+
+/// The rule of [`written_in_range`] on the text of one number (`7`, `"27/2"`, `"2 1/2"`).
+pub(super) fn written_fraction_in_range(text: &str) -> bool {
+    let max = i128::from(MAX_AMOUNT);
+    let num = |t: &str| t.trim().parse::<i128>().ok();
+    let s = text.trim();
+    let (whole, frac) = match s.split_once(' ') {
+        Some((w, f)) => (Some(w), f),
+        None => (None, s),
+    };
+    let (n, d) = match frac.split_once('/') {
+        Some((n, d)) => (n, Some(d)),
+        None => (frac, None),
+    };
+    let (Some(n), Some(d)) = (num(n), d.map_or(Some(1), num)) else {
+        // Not a number this rule can read: the parse has refused it, or it is not an amount.
+        return true;
+    };
+    if !(1..=max).contains(&d) {
+        return false;
+    }
+    match whole.map(num) {
+        Some(Some(w)) => w.abs() <= max && n.abs() <= max * d,
+        Some(None) => true,
+        None => n.abs() <= max * d,
+    }
 }
 
 pub(super) fn feet_in_range(ft: i64) -> bool {
@@ -112,19 +225,21 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
         );
     }
     for (g, m) in &r.gaits {
-        if *g != Gait::Halt && !frac_positive(*m) {
-            let key = format!("{g:?}");
+        let key = format!("{g:?}");
+        let at = [P::F("gaits"), P::K(&key)];
+        if *g != Gait::Halt && !(frac_positive(*m) && written_in_range(cx, &at)) {
             cx.err(
-                &[P::F("gaits"), P::K(&key)],
+                &at,
                 format!("the {g} multiplier is {m}: expected a positive number up to {MAX_AMOUNT}"),
             );
         }
     }
     // Horse classes (H1, A7).
     for (name, class) in &r.horse_classes {
-        if !positive_mp(class.walk) {
+        let at = [P::F("horse_classes"), P::K(name), P::F("walk")];
+        if !(positive_mp(class.walk) && written_in_range(cx, &at)) {
             cx.err(
-                &[P::F("horse_classes"), P::K(name), P::F("walk")],
+                &at,
                 format!(
                     "horse class {name:?} walks {}: expected a positive rate up to {MAX_AMOUNT}",
                     class.walk
@@ -156,16 +271,18 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
         ("side", r.foot_turn.side),
         ("rear", r.foot_turn.rear),
     ] {
-        if !frac_unit(f) {
+        let at = [P::F("foot_turn"), P::F(field)];
+        if !(frac_unit(f) && written_in_range(cx, &at)) {
             cx.err(
-                &[P::F("foot_turn"), P::F(field)],
+                &at,
                 format!("foot_turn.{field} is {f}: expected a fraction from 0 to 1"),
             );
         }
     }
-    if !non_negative_mp(r.foot_turn.minimum) {
+    let at = [P::F("foot_turn"), P::F("minimum")];
+    if !(non_negative_mp(r.foot_turn.minimum) && written_in_range(cx, &at)) {
         cx.err(
-            &[P::F("foot_turn"), P::F("minimum")],
+            &at,
             format!(
                 "foot_turn.minimum is {}: expected 0 to {MAX_AMOUNT}",
                 r.foot_turn.minimum
@@ -178,9 +295,10 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
         ("turn_around", r.horse.turn_around),
         ("back_up", r.horse.back_up),
     ] {
-        if !non_negative_mp(v) {
+        let at = [P::F("horse"), P::F(field)];
+        if !(non_negative_mp(v) && written_in_range(cx, &at)) {
             cx.err(
-                &[P::F("horse"), P::F(field)],
+                &at,
                 format!("horse.{field} is {v}: expected 0 to {MAX_AMOUNT}"),
             );
         }
@@ -248,14 +366,14 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
         _ => {}
     }
     if let Some(c) = r.crawl_cost
-        && !positive_mp(c)
+        && !(positive_mp(c) && written_in_range(cx, &[P::F("crawl_cost")]))
     {
         cx.err(
             &[P::F("crawl_cost")],
             format!("crawl_cost is {c}: expected a positive multiplier up to {MAX_AMOUNT}"),
         );
     }
-    if !positive_mp(r.ally_pass_cost) {
+    if !(positive_mp(r.ally_pass_cost) && written_in_range(cx, &[P::F("ally_pass_cost")])) {
         cx.err(
             &[P::F("ally_pass_cost")],
             format!(
@@ -270,7 +388,8 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
             uses_feet = true;
         }
         if let Some(p) = c.percent
-            && !frac_in_range(p)
+            && !(frac_in_range(p)
+                && written_in_range(cx, &[P::F("conditions"), P::K(name), P::F("percent")]))
         {
             cx.err(
                 &[P::F("conditions"), P::K(name), P::F("percent")],
@@ -288,7 +407,8 @@ pub(super) fn check_ruleset(r: &Ruleset, cx: &mut Ctx) {
             );
         }
         if let Some(cells) = c.cells
-            && !mp_in_range(cells)
+            && !(mp_in_range(cells)
+                && written_in_range(cx, &[P::F("conditions"), P::K(name), P::F("cells")]))
         {
             cx.err(
                 &[P::F("conditions"), P::K(name), P::F("cells")],
@@ -320,7 +440,7 @@ pub(super) fn check_template(r: &Ruleset, key: &str, t: &Template, cx: &mut Ctx)
     if key.trim().is_empty() {
         cx.err(&sub(&[]), "a template key is empty: expected a name");
     }
-    if !non_negative_mp(t.rate) {
+    if !(non_negative_mp(t.rate) && written_in_range(cx, &sub(&[P::F("rate")]))) {
         cx.err(
             &sub(&[P::F("rate")]),
             format!(

@@ -52,6 +52,16 @@ impl<'s> Ctx<'s> {
         off
     }
 
+    /// The value written at exactly `path`, if the text has it (explicit `Some(…)` looked
+    /// through), for checks of how a value was written rather than what it parsed to.
+    pub(super) fn node(&self, path: &[P]) -> Option<&Node<'s>> {
+        let mut node = self.tree()?;
+        for step in path {
+            node = node.step(*step)?;
+        }
+        Some(node.inner())
+    }
+
     /// The offset of the `index`-th character inside the string at `path`, or of the string
     /// itself when it holds escapes (whose text positions do not match character indices).
     pub(super) fn char_in_string(&self, path: &[P], index: usize) -> usize {

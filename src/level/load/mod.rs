@@ -34,7 +34,6 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 mod check_level;
@@ -49,6 +48,7 @@ use check_level::*;
 use check_ruleset::*;
 use context::*;
 use read::*;
+pub use read::{leading_fields, parse_ron_text};
 use scan::*;
 
 /// The level played when none is named, embedded so the binary runs from any directory.
@@ -116,7 +116,7 @@ pub fn load_ruleset_str(src: &str, file: &str) -> Result<Ruleset, LoadErrors> {
         return Err(file_too_big(file, src.len() as u64));
     }
     let text = normalise(src, None);
-    check_token_lengths(&text, file)?;
+    check_tokens(&text, file, TokenRules::default())?;
     let rules: Ruleset = parse(&text, file)?;
     let mut cx = Ctx::new(file, &text);
     check_ruleset(&rules, &mut cx);
@@ -156,7 +156,14 @@ fn load_level_text(
         return Err(file_too_big(file, src.len() as u64));
     }
     let text = normalise(src, Some("Level"));
-    check_token_lengths(&text, file)?;
+    check_tokens(
+        &text,
+        file,
+        TokenRules {
+            multiline: &["description"],
+            embedded: &[],
+        },
+    )?;
     check_level_header(&text, file)?;
     let lf: LevelFile = parse(&text, file)?;
     let mut cx = Ctx::new(file, &text);

@@ -34,58 +34,24 @@ pub(super) fn parse<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Lo
 }
 
 pub(super) fn file_too_big(file: &str, len: u64) -> LoadErrors {
+    file_over(file, len, MAX_FILE_BYTES)
+}
+
+/// The `limit:` error of a text over `limit` bytes.
+pub(super) fn file_over(file: &str, len: u64, limit: u64) -> LoadErrors {
     LoadErrors::one(LoadError::new(
         file,
         1,
         1,
-        format!("{LIMIT_TAG}the file is {len} bytes; at most {MAX_FILE_BYTES} bytes are read"),
+        format!("{LIMIT_TAG}the file is {len} bytes; at most {limit} bytes are read"),
     ))
 }
 
-/// Reads a file as UTF-8, refusing one over [`MAX_FILE_BYTES`] before reading it (and
-/// reading at most one byte more, in case it grows or is a device that reports no size).
+/// Reads a level or ruleset file through the one shared reader ([`crate::level::input`]):
+/// a regular file only, at most [`MAX_FILE_BYTES`], UTF-8 with a bad byte's line and column.
 pub(super) fn read_source(path: &Path) -> Result<String, LoadErrors> {
-    let file = path.display().to_string();
-    let io = |what: &str, e: std::io::Error| {
-        LoadErrors::one(LoadError::new(
-            &file,
-            1,
-            1,
-            format!("cannot {what} the file: {e}"),
-        ))
-    };
-    let meta = std::fs::metadata(path).map_err(|e| io("read", e))?;
-    if meta.is_dir() {
-        return Err(LoadErrors::one(LoadError::new(
-            &file,
-            1,
-            1,
-            "is a directory; expected a level or ruleset file",
-        )));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(file_too_big(&file, meta.len()));
-    }
-    let f = std::fs::File::open(path).map_err(|e| io("open", e))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io("read", e))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(file_too_big(&file, bytes.len() as u64));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        let good = e.utf8_error().valid_up_to();
-        let prefix =
-            std::str::from_utf8(e.as_bytes().get(..good).unwrap_or_default()).unwrap_or_default();
-        let (line, column) = LineIndex::new(prefix).pos(good);
-        LoadErrors::one(LoadError::new(
-            &file,
-            line,
-            column,
-            "the file is not UTF-8 text: expected UTF-8 here",
-        ))
-    })
+    crate::level::input::read_text(path, MAX_FILE_BYTES)
+        .map_err(|e| LoadErrors::one(e.into_load_error(&path.display().to_string())))
 }
 
 /// Makes the text `ron` sees: a leading byte-order mark becomes a space, and an optional
@@ -166,40 +132,195 @@ pub(super) fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) ->
     LoadError::new(file, line, column, message)
 }
 
-/// Refuses any single token longer than [`MAX_TOKEN_CHARS`], in one cheap pass before `ron`
-/// runs. Text the scanner cannot follow is left for `ron` to report.
-pub(super) fn check_token_lengths(text: &str, file: &str) -> Result<(), LoadErrors> {
+/// How the token pass treats the strings of one kind of file.
+#[derive(Clone, Copy, Default)]
+pub(super) struct TokenRules<'a> {
+    /// Fields whose string may hold line breaks and tabs (a level's `description`).
+    pub(super) multiline: &'a [&'a str],
+    /// Fields whose string is another file's whole text (a save's `level` and `ruleset`),
+    /// checked as that file when it is loaded, so neither its length nor its characters are
+    /// checked here.
+    pub(super) embedded: &'a [&'a str],
+}
+
+/// A character no name, id or other text in a file may hold: a control character (ESC,
+/// BEL, NUL, DEL, the C1 controls, …) — which a terminal would act on when a name is
+/// printed — or a bidirectional override or isolate, which reorders what is shown. Line
+/// breaks and tabs are allowed where `lines` is true (a level's description).
+pub(super) fn forbidden_char(c: char, lines: bool) -> bool {
+    if lines && matches!(c, '\n' | '\r' | '\t') {
+        return false;
+    }
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn forbidden_message(c: char) -> String {
+    format!(
+        "a control character (U+{:04X}) in the text: names, ids and other strings may not \
+         hold control characters (ESC, BEL, …) or bidirectional overrides, written or as \
+         escapes; remove it",
+        u32::from(c)
+    )
+}
+
+/// One cheap pass over every token before `ron` runs: refuses any single token longer than
+/// [`MAX_TOKEN_CHARS`], and any control character in a string, a character or a name —
+/// written as is or as an escape such as `\u{1b}` — so nothing raw ever reaches a terminal
+/// that prints a name. Text the scanner cannot follow is left for `ron` to report.
+pub(super) fn check_tokens(text: &str, file: &str, rules: TokenRules) -> Result<(), LoadErrors> {
+    let lines = OnceCell::new();
+    let mut errors = Vec::new();
+    let mut push = |off: usize, message: String| {
+        if errors.len() < MAX_ERRORS {
+            let (line, column) = lines.get_or_init(|| LineIndex::new(text)).pos(off);
+            errors.push(LoadError::new(file, line, column, message));
+        }
+    };
     let mut sc = Scan::new(text);
+    // The name before the last `:`, and whether the token now read directly follows it.
+    let (mut key, mut last_atom, mut after_colon) = (None::<&str>, None::<&str>, false);
     loop {
         if sc.skip_ws().is_none() {
-            return Ok(());
+            break;
         }
         let start = sc.i;
         match sc.peek() {
-            None => return Ok(()),
+            None => break,
             Some(c) if "()[]{},:".contains(c) => {
                 sc.bump();
+                after_colon = c == ':';
+                if after_colon {
+                    key = last_atom;
+                }
+                last_atom = None;
                 continue;
             }
             Some(_) => {}
         }
         if sc.atom().is_none() {
-            return Ok(());
+            break;
         }
-        let len = text.get(start..sc.i).map_or(0, |t| t.chars().count());
+        let tok = text.get(start..sc.i).unwrap_or_default();
+        let field = if after_colon { key } else { None };
+        after_colon = false;
+        last_atom = Some(tok);
+        if field.is_some_and(|k| rules.embedded.contains(&k)) {
+            continue;
+        }
+        let len = tok.chars().count();
         if len > MAX_TOKEN_CHARS {
-            let (line, column) = LineIndex::new(text).pos(start);
-            return Err(LoadErrors::one(LoadError::new(
-                file,
-                line,
-                column,
+            push(
+                start,
                 format!(
                     "{LIMIT_TAG}a value {len} characters long; at most {MAX_TOKEN_CHARS} are \
                      allowed"
                 ),
-            )));
+            );
+            continue;
+        }
+        let lines_ok = field.is_some_and(|k| rules.multiline.contains(&k));
+        if let Some((i, c)) = tok
+            .char_indices()
+            .find(|&(_, c)| forbidden_char(c, lines_ok))
+        {
+            push(start + i, forbidden_message(c));
+            continue;
+        }
+        if tok.contains('\\') {
+            let decoded: Option<String> = if tok.starts_with('\'') {
+                ron::from_str::<char>(tok).ok().map(String::from)
+            } else if tok.starts_with('"') || tok.starts_with('r') {
+                ron::from_str::<String>(tok).ok()
+            } else {
+                None
+            };
+            if let Some(c) = decoded
+                .as_deref()
+                .and_then(|d| d.chars().find(|&c| forbidden_char(c, lines_ok)))
+            {
+                push(start, forbidden_message(c));
+            }
         }
     }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(LoadErrors(errors))
+    }
+}
+
+/// Reads RON text of any kind the game is given besides levels and rulesets — an orders
+/// file, a save — with exactly the conveniences and error positions of levels: a byte-order
+/// mark is accepted, optional values may be written bare (`Some` implied), every token is
+/// checked for length and control characters, and an error is placed at the value it is
+/// about (`file:line:column`). `limit` is the largest text accepted, in bytes; `embedded`
+/// names fields holding another file's whole text (see [`TokenRules`]).
+pub fn parse_ron_text<T: DeserializeOwned>(
+    src: &str,
+    file: &str,
+    limit: u64,
+    embedded: &[&str],
+) -> Result<T, LoadErrors> {
+    if src.len() as u64 > limit {
+        return Err(file_over(file, src.len() as u64, limit));
+    }
+    let text = normalise(src, None);
+    check_tokens(
+        &text,
+        file,
+        TokenRules {
+            multiline: &[],
+            embedded,
+        },
+    )?;
+    parse(&text, file)
+}
+
+/// The first top-level fields of a RON record whose values are single tokens (strings,
+/// numbers, names), as `(field, value as written)`, reading no further than the last of them:
+/// how a save's `game` and `format` (and an older save's `level_name`) are found without
+/// parsing the whole file. Stops at the first value that is not a single token, at anything
+/// it cannot follow, and after `max` fields.
+pub fn leading_fields(text: &str, max: usize) -> Vec<(String, String)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut sc = Scan::new(text);
+    let _ = leading_fields_into(&mut sc, max, &mut out);
+    out
+}
+
+fn leading_fields_into(sc: &mut Scan, max: usize, out: &mut Vec<(String, String)>) -> Option<()> {
+    sc.skip_ws()?;
+    if sc.peek()? != '(' {
+        sc.atom()?; // the record's name (`Record`)
+        sc.skip_ws()?;
+    }
+    (sc.bump()? == '(').then_some(())?;
+    while out.len() < max {
+        sc.skip_ws()?;
+        let start = sc.i;
+        sc.atom()?;
+        let name = sc.src.get(start..sc.i)?.to_string();
+        sc.skip_ws()?;
+        (sc.bump()? == ':').then_some(())?;
+        sc.skip_ws()?;
+        if "([{".contains(sc.peek()?) {
+            return None;
+        }
+        let start = sc.i;
+        sc.atom()?;
+        let value = sc.src.get(start..sc.i)?.to_string();
+        sc.skip_ws()?;
+        let sep = sc.bump()?;
+        if sep != ',' && sep != ')' {
+            return None;
+        }
+        out.push((name, value));
+        if sep == ')' {
+            return None;
+        }
+    }
+    Some(())
 }
 
 // Header pass: the limits, checked before anything big is built.

@@ -146,3 +146,43 @@ fn garbage_never_panics() {
         let _ = Scan::new(src).document();
     }
 }
+
+#[test]
+fn amounts_are_checked_as_written() {
+    for ok in ["7", "-2", "27/2", "2 1/2", "1000/1000", "0/1", "-1/4"] {
+        assert!(written_fraction_in_range(ok), "{ok}");
+    }
+    for bad in [
+        "1/1001",
+        "1/100800",
+        "9223372036854775807/9223372036854775807",
+        "-9223372036854775807/9223372036854775807",
+        "2000 1/2",
+        "1/0",
+        "1001",
+    ] {
+        assert!(!written_fraction_in_range(bad), "{bad}");
+    }
+    // In a ruleset: a gait multiplier that reduces to 3 but is written over 1000ths, and a
+    // walk rate of 1/100800 cell, are refused at their values.
+    let src = DESTRIER_SRC
+        .replacen("Gallop: 3 }", "Gallop: \"3000000/1000000\" }", 1)
+        .replacen("(walk: 6,", "(walk: \"1/100800\",", 1);
+    assert_ne!(src, DESTRIER_SRC);
+    let es = load_ruleset_str(&src, "r").unwrap_err();
+    assert_eq!(es.len(), 2, "{es}");
+    assert!(es.errors().iter().any(|e| e.line == 12), "{es}");
+    assert!(es.errors().iter().any(|e| e.line == 15), "{es}");
+}
+
+#[test]
+fn leading_fields_stop_where_the_values_grow() {
+    let text = "\u{feff}// c\nRecord(\n  game: \"warhorse\", format: 1, level_name: \"T\",\n  \
+                level: \"...\", orders: [EndSide])";
+    let f = leading_fields(text, 10);
+    let names: Vec<&str> = f.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["game", "format", "level_name", "level"]);
+    assert_eq!(f[0].1, "\"warhorse\"");
+    assert_eq!(leading_fields(text, 2).len(), 2);
+    assert!(leading_fields("[1, 2]", 5).is_empty());
+}

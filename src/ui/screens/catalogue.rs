@@ -89,7 +89,9 @@ pub fn catalogue(dirs: &[PathBuf]) -> Vec<LevelEntry> {
             .collect();
         files.sort();
         for path in files {
-            let same_as_default = std::fs::read_to_string(&path).is_ok_and(|t| t == DEFAULT_LEVEL);
+            let same_as_default =
+                crate::level::input::read_text(&path, crate::level::MAX_FILE_BYTES)
+                    .is_ok_and(|t| t == DEFAULT_LEVEL);
             if same_as_default {
                 continue;
             }

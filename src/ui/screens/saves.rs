@@ -4,8 +4,9 @@
 //! [`Record`]: crate::sim::record::Record
 
 use crate::level::Level;
+use crate::level::input::{SAVE_HEAD_BYTES, read_head};
 use crate::sim::Game;
-use crate::sim::record::{SaveError, read_save};
+use crate::sim::record::{HEADER_PREFIX, SaveError, SaveHeader, read_save};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -63,7 +64,10 @@ pub struct SaveInfo {
 }
 
 /// Every `*.ron` in `dir`, newest first. A file that is not a readable save is listed with
-/// its error, so the player sees it rather than wondering where it went.
+/// its error, so the player sees it rather than wondering where it went. Only the first
+/// line of each file is read (its [`SaveHeader`]; an older save's leading fields), through
+/// the shared reader, so a huge file, a FIFO or a device in `saves/` never slows or blocks
+/// the dialog; the full check happens when a save is loaded.
 pub fn list_saves(dir: &Path) -> Vec<SaveInfo> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -78,9 +82,7 @@ pub fn list_saves(dir: &Path) -> Vec<SaveInfo> {
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_secs());
-            let summary = read_save(&path)
-                .map(|r| format!("{} — {} orders", r.level_name, r.orders.len()))
-                .map_err(|e| e.to_string());
+            let summary = summarise(&path, modified);
             let name = path
                 .file_stem()
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
@@ -94,6 +96,48 @@ pub fn list_saves(dir: &Path) -> Vec<SaveInfo> {
         .collect();
     out.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.name.cmp(&b.name)));
     out
+}
+
+/// The Load dialog's line for one file, from its first bytes only.
+fn summarise(path: &Path, modified: u64) -> Result<String, String> {
+    let head = read_head(path, SAVE_HEAD_BYTES)
+        .map_err(|e| SaveError::Io(format!("{}: {e}", path.display())).to_string())?;
+    let good = match std::str::from_utf8(&head) {
+        Ok(t) => t,
+        Err(e) => {
+            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or_default()).unwrap_or_default()
+        }
+    };
+    let h = SaveHeader::of_head(good).map_err(|e| e.to_string())?;
+    let when = if modified > 0 {
+        format!(" — {}", utc_text(modified))
+    } else {
+        String::new()
+    };
+    // Names are printed as the Load dialog's text: control characters are shown escaped.
+    let level: String = h.level_name.chars().flat_map(char::escape_debug).collect();
+    Ok(if h.orders > 0 || good.starts_with(HEADER_PREFIX) {
+        format!("{level} — {} orders{when}", h.orders)
+    } else {
+        format!("{level}{when}")
+    })
+}
+
+/// `2026-11-24 23:51 UTC` for seconds since the Unix epoch (the proleptic Gregorian calendar,
+/// by the days-from-civil algorithm), so the dialog shows when a save was written.
+pub fn utc_text(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let (hh, mm) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02} UTC")
 }
 
 /// Saves `game` under `name` in `dir`; the path written, or the message for the dialog.
@@ -150,6 +194,13 @@ mod tests {
             assert!(save_path(d, bad).is_err(), "{bad:?}");
         }
         assert!(save_path(d, &"x".repeat(MAX_NAME + 1)).is_err());
+    }
+
+    #[test]
+    fn dates_are_shown_in_utc() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_text(951_782_400 + 3_660), "2000-02-29 01:01 UTC");
+        assert_eq!(utc_text(1_795_996_800), "2026-11-30 00:00 UTC");
     }
 
     #[test]
