@@ -8,7 +8,9 @@ use super::{Feedback, Hover, Mode, OrderLock, PlayAction, Selection, TOAST_SECS}
 use crate::rules::grid::Cell;
 use crate::rules::movement::{Hand, Step};
 use crate::rules::ruleset::TroopType;
-use crate::sim::components::{CarriedBy, FigureId, GaitState, Position, RidingOn, SideId, Troop};
+use crate::sim::components::{
+    CarriedBy, Conditions, FigureId, GaitState, Position, RidingOn, SideId, Troop,
+};
 use crate::sim::orders::Order;
 use crate::ui::Selected;
 use crate::ui::bridge::{GameRequest, GameView, Mirror, Mirrors, OrderOutcome};
@@ -51,6 +53,16 @@ pub fn figure_at(
     let at = current.and_then(|c| here.iter().position(|h| h.2 == c));
     let next = at.map_or(0, |i| (i + 1) % here.len().max(1));
     here.get(next).map(|h| h.2.clone())
+}
+
+/// Why figure `id` may not be selected: it is dead or out of the fight (its mirrored
+/// conditions say so). A fallen figure has no reach and takes no orders, so the window does
+/// not pretend otherwise.
+fn fallen(conds: &Query<&Conditions, With<Mirror>>, index: &Mirrors, id: &str) -> Option<String> {
+    let c = index.0.get(id).and_then(|&e| conds.get(e).ok())?;
+    c.0.iter()
+        .find(|w| *w == "dead" || *w == "incapacitated")
+        .map(|w| format!("{id} is {w}: it can no longer be selected or given orders."))
 }
 
 /// The steed a click on `cell` names for mounting: a riderless horse first.
@@ -111,12 +123,18 @@ pub fn perform_actions(
     preview: Res<CurrentPreview>,
     view: Res<GameView>,
     mirrors: Query<MirrorFacts, With<Mirror>>,
+    conds: Query<&Conditions, With<Mirror>>,
     index: Res<Mirrors>,
     mut requests: MessageWriter<GameRequest>,
     mut feedback: ResMut<Feedback>,
     lock: Res<OrderLock>,
 ) {
     for action in actions.read() {
+        // Nobody moves (an overlay takes the choices): the digit keys pick cards there, so
+        // they change no gait here.
+        if view.side_to_move.is_none() && matches!(action, PlayAction::Gait(_)) {
+            continue;
+        }
         if let Some(why) = &lock.0
             && gives_order(action, selection.mode, &reach, &preview, &hover)
         {
@@ -155,8 +173,13 @@ pub fn perform_actions(
                             },
                         );
                     } else {
-                        let picked = figure_at(&mirrors, *cell, view.side_to_move, unit.as_deref());
-                        if picked.is_none() && unit.is_some() {
+                        let mut picked =
+                            figure_at(&mirrors, *cell, view.side_to_move, unit.as_deref());
+                        if let Some(why) = picked.as_deref().and_then(|p| fallen(&conds, &index, p))
+                        {
+                            say(&mut feedback, why);
+                            picked = None;
+                        } else if picked.is_none() && unit.is_some() {
                             say(&mut feedback, "Nothing selected.");
                         }
                         selection.unit = picked;
@@ -192,6 +215,10 @@ pub fn perform_actions(
                 }
             },
             PlayAction::Select(id) => {
+                if let Some(why) = id.as_deref().and_then(|p| fallen(&conds, &index, p)) {
+                    say(&mut feedback, why);
+                    continue;
+                }
                 selection.unit = id.clone();
                 selection.mode = Mode::Move;
             }

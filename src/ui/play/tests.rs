@@ -225,3 +225,44 @@ fn the_card_and_the_turn_bar_say_what_matters() {
     assert!(bar.starts_with("Initiative: Red "), "{bar}");
     assert!(bar.contains("Blue ") && bar.contains("has it"), "{bar}");
 }
+
+/// Issue 11: a fallen figure cannot be selected, and says why; its card lists its state.
+#[test]
+fn a_fallen_figure_cannot_be_selected() {
+    use crate::rules::melee::fight::Fallen;
+    use crate::sim::components::CombatStatus;
+    let mut app = app(3);
+    let foot = format!("{}_foot_1", side_prefix(&app));
+    {
+        let mut active = app.world_mut().non_send_mut::<ActiveGame>();
+        let world = active.game.app.world_mut();
+        let e = crate::sim::world::find_figure(world, &foot).expect("the footman");
+        world
+            .get_mut::<CombatStatus>(e)
+            .expect("combat state")
+            .0
+            .fallen = Fallen::Dead;
+        active.revision += 1;
+    }
+    app.update();
+    act(&mut app, PlayAction::Select(Some(foot.clone())));
+    assert_eq!(app.world().resource::<Selection>().unit, None);
+    assert!(
+        feedback(&app).status.contains("is dead"),
+        "{:?}",
+        feedback(&app)
+    );
+    let conds = app
+        .world()
+        .get::<crate::sim::components::Conditions>(mirror(&app, &foot))
+        .expect("mirrored conditions");
+    assert!(conds.0.iter().any(|w| w == "dead"), "{:?}", conds.0);
+    // A click on its cell selects nothing either.
+    let at = app
+        .world()
+        .get::<Position>(mirror(&app, &foot))
+        .expect("placed")
+        .0;
+    act(&mut app, PlayAction::Click(at));
+    assert_eq!(app.world().resource::<Selection>().unit, None);
+}

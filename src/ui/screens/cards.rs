@@ -174,6 +174,34 @@ pub struct Picks {
     /// Confirm was pressed with figures undecided: the overlay asks before it plays their
     /// PASSIVE SHIELD PARRY.
     pub asking: bool,
+    /// The figure being decided, by its place in the overlay's hands: one figure at a time,
+    /// Next / Previous (Tab, Shift+Tab) through the side's figures.
+    pub current: usize,
+    /// Show the cards the figure may not play too, greyed with the rule that forbids each.
+    pub show_all: bool,
+}
+
+/// A figure's picks in a few words, for the overlay's row of figures.
+pub fn pick_words(picks: &Picks, unit: &str) -> String {
+    match picks.by_unit.get(unit) {
+        Some(p) if p.tac.is_some() || !p.melee.is_empty() => p
+            .tac
+            .iter()
+            .chain(p.melee.iter())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" + "),
+        _ => "not chosen".to_string(),
+    }
+}
+
+/// The cards of `hand` the overlay lists: those the figure may play, or every card when
+/// `show_all` is on. Keys 1–9 pick the first nine playable ones, in this order.
+pub fn shown_cards(hand: &FigureHand, show_all: bool) -> Vec<&CardView> {
+    hand.cards
+        .iter()
+        .filter(|c| show_all || c.verdict.is_ok())
+        .collect()
 }
 
 /// The figures of the overlay that the player has picked nothing for: on Confirm they would
@@ -314,9 +342,9 @@ pub enum CardsAnswer {
     PassRest,
 }
 
-fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
-    ui.separator();
-    ui.strong(format!("{} — {} blows", hand.name, hand.blows));
+fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks, key: Option<usize>) {
+    let shown = shown_cards(hand, picks.show_all);
+    let mut number = 0;
     for kind in [CardKind::Tac, CardKind::Melee] {
         ui.horizontal_wrapped(|ui| {
             ui.label(if kind == CardKind::Tac {
@@ -324,13 +352,22 @@ fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
             } else {
                 "MELEE:"
             });
-            for card in hand.cards.iter().filter(|c| c.kind == kind) {
+            for card in shown.iter().filter(|c| c.kind == kind) {
                 let p = picks.by_unit.get(&hand.unit);
                 let picked = p.is_some_and(|p| match kind {
                     CardKind::Tac => p.tac.as_ref() == Some(&card.name),
                     CardKind::Melee => p.melee.contains(&card.name),
                 });
-                if card_button(ui, card, picked) {
+                let mut shown_card = (*card).clone();
+                let mut pressed = false;
+                if card.verdict.is_ok() {
+                    number += 1;
+                    if number <= 9 {
+                        shown_card.name = format!("{number} {}", card.name);
+                        pressed = key == Some(number);
+                    }
+                }
+                if card_button(ui, &shown_card, picked) || pressed {
                     toggle(picks, &hand.unit, card);
                 }
             }
@@ -371,15 +408,72 @@ pub fn show_cards(
         .default_width(560.0)
         .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
         .show(ctx, |ui| {
+            let n = overlay.hands.len();
+            if n > 0 {
+                picks.current = picks.current.min(n - 1);
+                let (tab, back, key) = ui.ctx().input(|i| {
+                    let digits = [
+                        egui::Key::Num1,
+                        egui::Key::Num2,
+                        egui::Key::Num3,
+                        egui::Key::Num4,
+                        egui::Key::Num5,
+                        egui::Key::Num6,
+                        egui::Key::Num7,
+                        egui::Key::Num8,
+                        egui::Key::Num9,
+                    ];
+                    (
+                        i.key_pressed(egui::Key::Tab),
+                        i.modifiers.shift,
+                        digits.iter().position(|&k| i.key_pressed(k)).map(|d| d + 1),
+                    )
+                });
+                if tab {
+                    picks.current = if back {
+                        (picks.current + n - 1) % n
+                    } else {
+                        (picks.current + 1) % n
+                    };
+                }
+                ui.label("Cards are played face down and revealed together. One figure at a time: Tab / Shift+Tab for the next / previous, keys 1-9 pick its cards.");
+                ui.horizontal_wrapped(|ui| {
+                    for (k, h) in overlay.hands.iter().enumerate() {
+                        let words = format!("{}: {}", h.name, pick_words(picks, &h.unit));
+                        if ui.selectable_label(k == picks.current, words).clicked() {
+                            picks.current = k;
+                        }
+                    }
+                });
+                ui.separator();
+                let hand = &overlay.hands[picks.current];
+                ui.horizontal(|ui| {
+                    if ui.button("< Previous").clicked() {
+                        picks.current = (picks.current + n - 1) % n;
+                    }
+                    ui.strong(format!(
+                        "Figure {} of {n}: {} — {} blows left",
+                        picks.current + 1,
+                        hand.name,
+                        hand.blows
+                    ));
+                    if ui.button("Next > (Tab)").clicked() {
+                        picks.current = (picks.current + 1) % n;
+                    }
+                });
+                ui.checkbox(
+                    &mut picks.show_all,
+                    "Show the cards it may not play, with the rule that forbids each",
+                );
+                let hand = &overlay.hands[picks.current];
+                egui::ScrollArea::vertical()
+                    .id_salt(("hand", &hand.unit))
+                    .max_height(300.0)
+                    .show(ui, |ui| hand_ui(ui, hand, picks, key));
+            }
             egui::ScrollArea::vertical()
-                .max_height(380.0)
+                .max_height(160.0)
                 .show(ui, |ui| {
-                    if !overlay.hands.is_empty() {
-                        ui.label("Cards are played face down and revealed together.");
-                    }
-                    for hand in &overlay.hands {
-                        hand_ui(ui, hand, picks);
-                    }
                     for due in &overlay.guesses {
                         ui.separator();
                         ui.horizontal(|ui| {

@@ -431,3 +431,34 @@ fn confirm_with_undecided_figures_asks_first() {
     );
     assert!(undecided(&overlay, &picks).is_empty());
 }
+
+/// Issue 11: one figure at a time, and by default only the cards it may play — exactly those
+/// the rules accept (every card shown has an `Ok` verdict from the rules' hand); the toggle
+/// shows the rest, greyed with their rule.
+#[test]
+fn the_chooser_shows_only_playable_cards_unless_asked() {
+    use warhorse::ui::screens::cards::{pick_words, shown_cards};
+    let hand = &rules_hands(0)[0];
+    let shown = shown_cards(hand, false);
+    assert!(!shown.is_empty());
+    assert!(shown.iter().all(|c| c.verdict.is_ok()));
+    assert_eq!(
+        shown.len(),
+        hand.cards.iter().filter(|c| c.verdict.is_ok()).count()
+    );
+    let all = shown_cards(hand, true);
+    assert_eq!(all.len(), hand.cards.len());
+    assert!(all.iter().any(|c| c.verdict.is_err()));
+    let mut picks = Picks::default();
+    assert_eq!(pick_words(&picks, "knight"), "not chosen");
+    picks.by_unit.insert(
+        "knight".into(),
+        CardPick {
+            unit: "knight".into(),
+            tac: Some("CLOSE".into()),
+            melee: vec!["DELIVER BLOW".into()],
+            ..Default::default()
+        },
+    );
+    assert_eq!(pick_words(&picks, "knight"), "CLOSE + DELIVER BLOW");
+}
