@@ -19,7 +19,8 @@ use warhorse::sim::phase::Phase;
 /// included) are spent at one at least every seventh round (D7's six PASSIVE SHIELD PARRIES).
 const MAX_ROUNDS: u32 = 7 * 8 + 1;
 
-fn level_paths() -> Vec<std::path::PathBuf> {
+/// Every level in `levels/` (not the orders files beside them), sorted.
+pub(crate) fn level_paths() -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
         .expect("levels/")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -20,19 +20,6 @@ use warhorse::sim::Game;
 use warhorse::sim::orders::Order;
 use warhorse::sim::record::Record;
 
-fn levels() -> Vec<std::path::PathBuf> {
-    let mut v: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"))
-        .expect("levels/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "ron")
-                && !p.to_string_lossy().ends_with(".orders.ron")
-        })
-        .collect();
-    v.sort();
-    v
-}
-
 fn state(game: &mut Game) -> String {
     serde_json::to_string(&game.snapshot()).expect("snapshot json")
 }
@@ -258,7 +245,7 @@ fn play(level: &warhorse::level::Level, seed: u64, steps: usize, tally: &mut Tal
 fn refused_orders_change_nothing_and_saves_replay_on_every_level() {
     let mut tally = Tally::default();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for path in levels() {
+    for path in crate::melee_ends::level_paths() {
         let level = load_level_file(&path).expect("level loads");
         for seed in 0..3 {
             play(&level, seed, 600, &mut tally);
