@@ -286,7 +286,8 @@ pub fn breakdown(
             parts.push(("over the horse's head (D11)".into(), seed::HEAD_END));
         }
         let exempt = att.melee_weapon(t).is_some_and(|w| w.speed_exempt());
-        let charging = tac_of(fight, a) == Some(super::cards::TacCard::Charge);
+        // C7: the "Full Charge" row is a movement charge's, not the CHARGE card's.
+        let charging = super::cards::full_charge(fight, a);
         let p = rider_speed_penalty(speed_of(fight, a), charging);
         if p != 0 && !exempt && s.blow != Blow::Missile {
             parts.push((
