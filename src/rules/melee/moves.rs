@@ -3,7 +3,7 @@
 //! WHEEL (C8). One cell is one inch; fractions of an inch round down to whole cells.
 
 use super::cards::{
-    DodgeDir, HorseCard, Ineligible, MoveStep, Situation, TacCard, at_speed, speed_of,
+    DodgeDir, HorseCard, Ineligible, MeleeCard, MoveStep, Situation, TacCard, at_speed, speed_of,
 };
 use super::fight::{Fight, Posture};
 use super::tables::{Kind, Tables, move_bonus_half_inches, seed};
