@@ -86,13 +86,8 @@ fn r4_the_start_cell_is_not_an_allys_cell() {
     let at = Cell::new(5, 5);
     let b = occupied(open_board(GridKind::Square), at);
     let m = mover(&r, &b, true, Gait::Walk, Mp::cells(7)).with_home(at);
-    let (p, cost) = run(
-        &m,
-        &b,
-        Pose::new(at, Dir(0)),
-        &[Step::Forward, Step::Back],
-    )
-    .expect("forward and back");
+    let (p, cost) =
+        run(&m, &b, Pose::new(at, Dir(0)), &[Step::Forward, Step::Back]).expect("forward and back");
     assert_eq!(p.cell, at);
     assert_eq!(
         cost,
@@ -117,7 +112,11 @@ fn r4_the_start_cell_is_not_an_allys_cell() {
         &[Step::Go(Dir(1)), Step::Go(Dir(4))],
     )
     .unwrap();
-    assert_eq!(c, Mp::cells(2), "R4: its own cell is priced as any empty cell");
+    assert_eq!(
+        c,
+        Mp::cells(2),
+        "R4: its own cell is priced as any empty cell"
+    );
 }
 
 /// H7: "On hexes the same costs apply with veer = ±60°": the cheapest 60° turn in place is a
@@ -131,7 +130,9 @@ fn h7_hex_sixty_degree_turn_in_place_costs_four() {
     let start = Pose::new(at, Dir(0));
     let reach = reachable(&b, &m, start, Mp::cells(8));
     for turn in [Dir(1), Dir(5)] {
-        let e = reach.end(at, turn).expect("a 60° turn in place is reachable");
+        let e = reach
+            .end(at, turn)
+            .expect("a 60° turn in place is reachable");
         assert_eq!(e.cost, Mp::cells(4), "veer 2 + back 2 into its own cell");
     }
 }
@@ -197,8 +198,13 @@ fn d14_no_split_turn_is_cheaper_than_the_single_turn() {
         let mut checked = 0;
         for &k1 in &turns {
             for &k2 in &turns {
-                let (p, pair) = run(&m, &b, start, &[Step::Pivot(k1 as i8), Step::Pivot(k2 as i8)])
-                    .expect("two turns in place");
+                let (p, pair) = run(
+                    &m,
+                    &b,
+                    start,
+                    &[Step::Pivot(k1 as i8), Step::Pivot(k2 as i8)],
+                )
+                .expect("two turns in place");
                 let total = grid.turn_between(Dir(0), p.facing);
                 if total == 0 {
                     assert!(pair > Mp::ZERO);
@@ -264,7 +270,10 @@ fn d16_free_45_after_any_contact() {
     for d in [Dir(1), Dir(7)] {
         let (q, c) = m.try_step(&b, &p, Step::Settle(d)).expect("D16: free 45°");
         assert_eq!((q.facing, c), (d, Mp::ZERO));
-        assert!(q.settled, "choosing the turn ends its move (it elected to stop)");
+        assert!(
+            q.settled,
+            "choosing the turn ends its move (it elected to stop)"
+        );
     }
     assert!(
         m.try_step(&b, &p, Step::Settle(Dir(2))).is_err(),
@@ -272,7 +281,10 @@ fn d16_free_45_after_any_contact() {
     );
     // The reachable area offers the free facings at the contact cell.
     let reach = reachable(&b, &m, s, Mp::cells(3));
-    assert_eq!(reach.end(Cell::new(5, 4), Dir(1)).unwrap().cost, Mp::cells(2));
+    assert_eq!(
+        reach.end(Cell::new(5, 4), Dir(1)).unwrap().cost,
+        Mp::cells(2)
+    );
     // A figure that has not moved gets nothing for standing in contact.
     let still = mover(&r, &b, false, Gait::Walk, Mp::cells(3)).with_home(Cell::new(5, 4));
     let p0 = Pose::new(Cell::new(5, 4), Dir(0));
@@ -290,7 +302,10 @@ fn d16_free_45_after_any_contact() {
 fn seed_004_supplement_turning_switch() {
     let r = ruleset("supplement");
     assert_eq!(r.horse_turning, HorseTurning::Supplement);
-    assert!(!r.gaits.contains_key(&Gait::Trot), "bands: walk, canter, gallop");
+    assert!(
+        !r.gaits.contains_key(&Gait::Trot),
+        "bands: walk, canter, gallop"
+    );
     assert_eq!(r.gaits[&Gait::Canter], Frac::new(4, 3));
     assert_eq!(r.gaits[&Gait::Gallop], Frac::new(5, 3));
     let b = open_board(GridKind::Square);
@@ -364,7 +379,12 @@ fn step_refusals_name_their_own_rule() {
     assert!(tag(&e).starts_with("D14:"), "{e}");
     // Open ground with the allowance spent: D4.
     let e = foot
-        .try_step_within(&b, &Pose::new(Cell::new(8, 8), Dir(0)), Step::Forward, Mp::ZERO)
+        .try_step_within(
+            &b,
+            &Pose::new(Cell::new(8, 8), Dir(0)),
+            Step::Forward,
+            Mp::ZERO,
+        )
         .unwrap_err();
     assert!(tag(&e).starts_with("D4:"), "{e}");
     // The evasive quarter (D16) and paralysis (R1) name their rules when given.
@@ -374,7 +394,10 @@ fn step_refusals_name_their_own_rule() {
         Step::Forward,
         Mp::cells(1),
         Mp::ZERO,
-        Some(("D16", "evasive action: a quarter of the half-move allowance")),
+        Some((
+            "D16",
+            "evasive action: a quarter of the half-move allowance",
+        )),
     );
     assert!(tag(&e).starts_with("D16:"), "{e}");
     // A horse's right angle: H3; its backing: H5; a 60° pivot on hexes: H3/H7, with the veer
@@ -392,14 +415,21 @@ fn step_refusals_name_their_own_rule() {
     let bh = open_board(GridKind::Hex);
     let hh = mover(&rr, &bh, true, Gait::Walk, Mp::cells(7));
     let e = hh.try_step(&bh, &s, Step::Pivot(1)).unwrap_err();
-    assert!(tag(&e).starts_with("H3/H7:") && tag(&e).contains("veer"), "{e}");
+    assert!(
+        tag(&e).starts_with("H3/H7:") && tag(&e).contains("veer"),
+        "{e}"
+    );
     // Terrain a galloping ASL horse may not enter: A10; plain impassable ground: R3.
     let asl = ruleset("asl");
     let mut ba = Board::new(
         GridKind::Hex,
         10,
         10,
-        vec![terrain("open", Some(1)), terrain("woods", Some(2)), terrain("cliff", None)],
+        vec![
+            terrain("open", Some(1)),
+            terrain("woods", Some(2)),
+            terrain("cliff", None),
+        ],
     );
     ba.terrains[1].no_gallop = true;
     let p = Pose::new(Cell::new(5, 5), Dir(0));
@@ -498,8 +528,22 @@ mod mounted {
         let mut f = fight(
             board(GridKind::Square, 24, 14),
             vec![
-                figures(&rules, "a", "knight_on_destrier", 0, Cell::new(2, 5), Dir(2)),
-                figures(&rules, "b", "knight_on_charger", 1, Cell::new(14, 5), Dir(6)),
+                figures(
+                    &rules,
+                    "a",
+                    "knight_on_destrier",
+                    0,
+                    Cell::new(2, 5),
+                    Dir(2),
+                ),
+                figures(
+                    &rules,
+                    "b",
+                    "knight_on_charger",
+                    1,
+                    Cell::new(14, 5),
+                    Dir(6),
+                ),
             ],
             &[],
         );
@@ -520,7 +564,10 @@ mod mounted {
                 text.contains(&format!("K2: {id} +10% (charging shock cavalry)")),
                 "K2: {id}, a mutual charger, counts +1 (10%):\n{text}"
             );
-            assert!(f.fighters[ix(&f, id)].state.rode_charge, "{id} rode a charge");
+            assert!(
+                f.fighters[ix(&f, id)].state.rode_charge,
+                "{id} rode a charge"
+            );
         }
     }
 
@@ -534,7 +581,14 @@ mod mounted {
         let mut f = fight(
             board(GridKind::Square, 12, 12),
             vec![
-                figures(&rules, "s", "sergeant_on_courser", 0, Cell::new(5, 5), Dir(2)),
+                figures(
+                    &rules,
+                    "s",
+                    "sergeant_on_courser",
+                    0,
+                    Cell::new(5, 5),
+                    Dir(2),
+                ),
                 figures(&rules, "b", "footman", 1, Cell::new(6, 5), Dir(6)),
             ],
             &[],
@@ -543,13 +597,19 @@ mod mounted {
         f.fighters[m].gait = Gait::Gallop;
         f.fighters[s].gait = Gait::Gallop;
         f.fighters[s].state.tac = Some(crate::rules::melee::cards::TacCard::Charge);
-        assert!(!full_charge(&f, s), "galloping and playing CHARGE: the gallop row");
+        assert!(
+            !full_charge(&f, s),
+            "galloping and playing CHARGE: the gallop row"
+        );
         assert_eq!(
             crate::rules::melee::tables::rider_speed_penalty(Gait::Gallop, full_charge(&f, s)),
             -20
         );
         f.fighters[m].state.rode_charge = true;
-        assert!(full_charge(&f, s), "after a movement charge: the full-charge row");
+        assert!(
+            full_charge(&f, s),
+            "after a movement charge: the full-charge row"
+        );
         assert_eq!(
             crate::rules::melee::tables::rider_speed_penalty(Gait::Gallop, full_charge(&f, s)),
             -35
@@ -567,7 +627,14 @@ mod mounted {
         let mut f = fight(
             board(GridKind::Square, 20, 20),
             vec![
-                figures(&rules, "k", "knight_on_charger", 0, Cell::new(5, 10), Dir(2)),
+                figures(
+                    &rules,
+                    "k",
+                    "knight_on_charger",
+                    0,
+                    Cell::new(5, 10),
+                    Dir(2),
+                ),
                 figures(&rules, "e", "footman", 1, Cell::new(6, 12), Dir(0)),
             ],
             &[],
@@ -607,4 +674,27 @@ mod mounted {
         // Another 90° needs 8 cells in all.
         assert!(check_play(&f, m, &turn(Dir(6)), t, false).is_err());
     }
+}
+
+/// Seed 003 (C8): "the horse may ONLY play MOVE cards" at canter or faster: a fast steed's
+/// KICK is refused by C8 (not by a generic "no cards to choose").
+#[test]
+fn c8_a_fast_steeds_kick_names_c8() {
+    use crate::rules::melee::cards::{MeleeCard, check_play};
+    use crate::rules::melee::tables::tables;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix, melee};
+    let rules = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&rules, "k", "knight_on_charger", 0, Cell::new(5, 5), Dir(2)),
+            figures(&rules, "e", "footman", 1, Cell::new(6, 5), Dir(6)),
+        ],
+        &[],
+    );
+    let m = ix(&f, "k.mount");
+    f.fighters[m].gait = Gait::Gallop;
+    let kick = melee(vec![MeleeCard::Kick { target: "e".into() }]);
+    let e = check_play(&f, m, &kick, tables(), false).unwrap_err();
+    assert!(e.to_string().starts_with("C8"), "{e}");
 }

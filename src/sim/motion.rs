@@ -240,7 +240,9 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         .collect();
     // D14: turns are priced against the facing the half-move began with.
     let origin = if allowance.used_any {
-        world.get::<MoveOrigin>(mover_entity).map_or(facing, |o| o.0)
+        world
+            .get::<MoveOrigin>(mover_entity)
+            .map_or(facing, |o| o.0)
     } else {
         facing
     };

@@ -581,3 +581,26 @@ fn c6_h7_on_hexes_a_turn_is_a_60_degree_veer() {
         assert_eq!(dir(i), Some(Dir(0)), "leg 2, step {i}");
     }
 }
+
+/// Seed 003 (C6): a next target must be "at least 6" from the present one and … on the
+/// opposite side of the steed". A second target 3" away across the line is refused by that
+/// rule, whatever else a line might miss — not as "the horse never comes within reach".
+#[test]
+fn c6_opposite_side_spacing_is_the_named_refusal() {
+    for allowance in [6, 10, 14] {
+        let across = vec![
+            fig("k", 0, 1, 5, 2),
+            fig("f1", 1, 5, 6, 0),
+            fig("f2", 1, 8, 4, 4),
+        ];
+        let b = setup(&across);
+        let c = charger(&b, &across, allowance, 2);
+        match plan_charge(&b, &across, &c, &[1, 2]) {
+            Err(e) => assert!(
+                e.starts_with("C6") && !e.contains("never comes within"),
+                "allowance {allowance}: {e}"
+            ),
+            Ok(p) => assert_eq!(p.strikes.len(), 2, "a legal plan strikes both"),
+        }
+    }
+}

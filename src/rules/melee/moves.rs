@@ -292,7 +292,11 @@ pub fn speed_turn_ok(fight: &Fight, h: usize, facing: Dir, run: u32) -> Result<u
             "a {gait} steed may turn 45° per {} of its move (seed 004): after {run} cells it \
              may have turned {limit}° in this melee phase, and this turn would make {total}°; \
              run further with MOVE first",
-            if gait == Gait::Gallop { "half" } else { "quarter" }
+            if gait == Gait::Gallop {
+                "half"
+            } else {
+                "quarter"
+            }
         ));
     }
     Ok(degrees)

@@ -464,7 +464,11 @@ impl Mover {
                          movement (of a half at a gallop)",
                     );
                 }
-                Some((g.rotate(pose.facing, h.sign()), "H3/H4", "a veer costs 2 a cell"))
+                Some((
+                    g.rotate(pose.facing, h.sign()),
+                    "H3/H4",
+                    "a veer costs 2 a cell",
+                ))
             }
             (MoveStyle::Horse, Step::Back) => Some((
                 g.rotate(pose.facing, g.about_steps() as i32),
@@ -495,9 +499,19 @@ impl Mover {
                 );
             }
             let t = board.terrain[i] as usize;
-            if self.mult.get(t).copied().flatten().is_some_and(|m| m > SCALE) {
+            if self
+                .mult
+                .get(t)
+                .copied()
+                .flatten()
+                .is_some_and(|m| m > SCALE)
+            {
                 return dear(
-                    if self.asl { "R3 (ASL cavalry column)" } else { "R3" },
+                    if self.asl {
+                        "R3 (ASL cavalry column)"
+                    } else {
+                        "R3"
+                    },
                     "the terrain entered multiplies the step's cost",
                 );
             }
@@ -715,7 +729,9 @@ impl Mover {
                     c
                 }
             }
-            (MoveStyle::Horse, Step::Pivot(k)) if self.horse_turning == HorseTurning::Supplement => {
+            (MoveStyle::Horse, Step::Pivot(k))
+                if self.horse_turning == HorseTurning::Supplement =>
+            {
                 let k = k as i32;
                 let n = g.dirs() as i32;
                 // A heading stays on a grid line (N, E, S, W on squares).
