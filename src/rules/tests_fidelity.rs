@@ -698,3 +698,50 @@ fn c8_a_fast_steeds_kick_names_c8() {
     let e = check_play(&f, m, &kick, tables(), false).unwrap_err();
     assert!(e.to_string().starts_with("C8"), "{e}");
 }
+
+/// Seed 003 (charges from behind): "Such rear attacks are made +25% for the attacker and -25%
+/// for the defender's reply, if possible. (Note that a defender caught in such an unfortunate
+/// position receives no +25% bonus to hit if the rider exposes his back to him as he passes by
+/// in front.)"
+#[test]
+fn d12_a_reply_to_a_rear_attack_is_minus_25_and_never_plus_25() {
+    use crate::rules::melee::attack::{Blow, Context, Guard, Strike, breakdown};
+    use crate::rules::melee::tables::{seed, tables};
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    let rules = destrier();
+    // b stands behind a (a faces away from it): a blow by b at a is through a's rear.
+    let f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&rules, "a", "footman", 0, Cell::new(5, 5), Dir(2)),
+            figures(&rules, "b", "footman", 1, Cell::new(4, 5), Dir(2)),
+        ],
+        &[],
+    );
+    let (a, b) = (ix(&f, "a"), ix(&f, "b"));
+    let plain = |ctx: &Context| {
+        breakdown(
+            &f,
+            tables(),
+            b,
+            a,
+            &Strike::plain(Blow::Weapon),
+            &Guard::default(),
+            ctx,
+        )
+        .parts
+    };
+    let attack = plain(&Context::default());
+    assert!(attack.contains(&("through the rear (D12)".into(), seed::REAR_ATTACK)));
+    let reply = plain(&Context {
+        reply_rear: true,
+        ..Context::default()
+    });
+    assert!(reply.contains(&("reply to a rear attack (D12)".into(), seed::REAR_REPLY)));
+    assert!(
+        !reply
+            .iter()
+            .any(|p| p.1 == seed::REAR_ATTACK && p.0.contains("rear (D12)")),
+        "a reply to a rear attack gets no +25% through its attacker's back: {reply:?}"
+    );
+}

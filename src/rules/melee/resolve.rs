@@ -709,6 +709,15 @@ fn blows<D: Dice>(
             });
         }
     }
+    // D12: "-25% for the defender's reply" — a reply struck in the same round counts it
+    // whichever side's blows are resolved first.
+    for p in &pending {
+        if fight.side_towards(p.at, fight.fighters[p.by].cell) == StandSide::Rear
+            && !facts.rear.contains(&(p.by, p.at))
+        {
+            facts.rear.push((p.by, p.at));
+        }
+    }
     for tier in 0..3u8 {
         let able: Vec<bool> = fight
             .fighters

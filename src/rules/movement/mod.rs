@@ -671,12 +671,14 @@ impl Mover {
             }
             (MoveStyle::Free, _) => {
                 return Err(StepRefusal::WrongKind(
-                    "this figure moves with Go(direction) steps",
+                    "13.3/R3: this figure has no facing (ASL, realms on foot): it moves with \
+                     Go(direction) steps",
                 ));
             }
             (_, Step::Go(_)) => {
                 return Err(StepRefusal::WrongKind(
-                    "only figures without facing (ASL, realms foot) move with Go steps",
+                    "D14/H3: this figure has a facing: it moves Forward and turns (Pivot, or a \
+                     horse's Veer); only figures without facing (ASL, realms foot) use Go steps",
                 ));
             }
             (_, Step::Forward) => {

@@ -81,7 +81,10 @@ pub enum StepRefusal {
 impl fmt::Display for StepRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StepRefusal::OffMap(c) => write!(f, "{c} is off the map"),
+            StepRefusal::OffMap(c) => write!(
+                f,
+                "D4: {c} is off the map; a figure moves only on the battle map"
+            ),
             StepRefusal::Impassable(c, t) => write!(
                 f,
                 "R3: {c} is {t}, terrain no figure of this kind may enter; go round it"

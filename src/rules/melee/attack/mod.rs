@@ -276,7 +276,10 @@ pub fn breakdown(
     if tm != 0 && s.blow != Blow::Missile {
         parts.push(("TMM".into(), tm));
     }
-    if side == StandSide::Rear {
+    // Seed 003: "a defender caught in such an unfortunate position receives no +25% bonus to
+    // hit if the rider exposes his back to him as he passes by in front": a reply to a rear
+    // attack never counts the rear bonus itself.
+    if side == StandSide::Rear && !ctx.reply_rear {
         parts.push(("through the rear (D12)".into(), seed::REAR_ATTACK));
     }
     if let Some(m) = att.mount {
