@@ -156,3 +156,35 @@ fn seed_004_turning_in_the_supplement_level() {
     }
     assert!(done, "the knight turned");
 }
+
+/// Seed 003 (C8): "A steed which was cantering, galloping, or charging during the movement
+/// segment may play only MOVE cards during the MELEE phase." Its KICK is refused by C8, not
+/// with "no cards to choose now", even though its play is made for it.
+#[test]
+fn c8_a_fast_steeds_kick_is_refused_by_c8_in_play() {
+    let mut g = level("tests/fixtures/melee.ron", |t| {
+        t.replace(
+            "at: (3, 3), facing: \"E\")",
+            "at: (3, 3), facing: \"E\", gait: Canter)",
+        )
+    });
+    for _ in 0..8 {
+        if g.phase() == Phase::Tac {
+            break;
+        }
+        let _ = g.order(&Order::EndSide);
+    }
+    assert_eq!(g.phase(), Phase::Tac);
+    let why = g
+        .order(&Order::PlayCards {
+            unit: "knight.mount".into(),
+            tac: None,
+            tac_target: None,
+            melee: vec![warhorse::rules::melee::cards::MeleeCard::Kick {
+                target: "blue_foot_1".into(),
+            }],
+        })
+        .expect_err("a cantering steed kicks not")
+        .0;
+    assert!(why.starts_with("C8"), "{why}");
+}

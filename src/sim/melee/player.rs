@@ -152,7 +152,6 @@ pub(super) fn play_cards(
     if !s.waiting.contains(&i) {
         // C8: a steed at speed plays MOVE by force; name that rule for the cards asked for.
         if let Some(f) = s.fight.as_ref()
-            && s.choices.get(i).is_none_or(|c| c.is_none())
             && crate::rules::melee::cards::at_speed(&f.fighters[i])
         {
             let c = Choice {
