@@ -330,7 +330,7 @@ fn a7_a10_twelve_mf_gallop_plus_eight_or_four_and_forbidden_terrain() {
     let galloping = Mover::new(&rules, &b, spec(true));
     assert!(matches!(
         galloping.try_step(&b, &pose, Step::Go(Dir(1))),
-        Err(StepRefusal::Impassable(c, _)) if c == marsh
+        Err(StepRefusal::NoGallop(c, _)) if c == marsh
     ));
     assert!(galloping.try_step(&b, &pose, Step::Go(Dir(2))).is_ok());
     let walking = Mover::new(&rules, &b, spec(false));

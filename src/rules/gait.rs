@@ -107,10 +107,15 @@ pub enum GaitRefusal {
 impl fmt::Display for GaitRefusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GaitRefusal::NotCapable(g) => write!(f, "this figure cannot {g} (H2/K2)"),
+            GaitRefusal::NotCapable(g) => write!(
+                f,
+                "H2/K2: this figure cannot {g} (its horse class's gaits; mounted infantry never \
+                 gallop); choose one of the gaits it has"
+            ),
             GaitRefusal::TooBigAChange { asked, limit } => write!(
                 f,
-                "D5: a change of {asked} speed categories; at most {limit} this half-move"
+                "D5: a change of {asked} speed categories; at most {limit} this half-move, so \
+                 change by {limit} now and the rest in the next half-move"
             ),
             GaitRefusal::MustRest => {
                 write!(

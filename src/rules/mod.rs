@@ -19,3 +19,5 @@ pub mod ruleset;
 pub mod sight;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fidelity;

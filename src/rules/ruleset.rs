@@ -36,6 +36,11 @@ pub struct Ruleset {
     pub foot_turn: FootTurn,
     /// Horse manoeuvre costs (H3–H5).
     pub horse: HorseCosts,
+    /// How a mount turns in place: seed 000's grid manoeuvres (H3–H7, the default) or seed
+    /// 004's cavalry supplement ("Cavalry may turn 45° per ¼ of their movement, or per ½ move
+    /// at Gallop"). Left out: the grid manoeuvres, so older ruleset files load unchanged.
+    #[serde(default)]
+    pub horse_turning: HorseTurning,
     /// K1: gallop allowed at most this many turns running, then a walk turn.
     #[serde(default)]
     pub gallop_streak: Option<u8>,
@@ -147,6 +152,18 @@ pub struct HorseCosts {
     pub back_up: Mp,
     /// Veers allowed in a whole gallop move (turn): 2.
     pub gallop_veers: u8,
+}
+
+/// Which seed prices a mount's turn in place (a ruleset switch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HorseTurning {
+    /// Seed 000 (H3–H7): right angle 3, turn around 4, at a stand or walk only.
+    #[default]
+    Grid,
+    /// Seed 004's cavalry supplement, at any gait: every 45° of turn takes a quarter of the
+    /// half-move allowance, a half at a gallop (*our reading* of "45° per ¼ of their
+    /// movement": the quarter is the price of the turn). A hex's 60° takes 60/45 of that.
+    Supplement,
 }
 
 /// Activities that cost movement (D15, R2).

@@ -266,6 +266,11 @@ pub fn charge_phase(world: &mut World) {
             turn,
             ..Default::default()
         };
+        // C7: a movement charge counts in the turn it is ridden only.
+        let mut q = world.query::<&mut CombatStatus>();
+        for mut s in q.iter_mut(world) {
+            s.0.rode_charge = false;
+        }
         if asl {
             say(
                 world,
@@ -423,10 +428,20 @@ fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Re
         return refuse(format!("there is no figure {unit:?}"));
     };
     if !b.awaiting.contains(&id) {
-        return refuse(if b.declared.contains_key(&id) {
-            format!("C1: {id} has already written its charge orders")
-        } else {
-            format!("C1: {id} cannot charge this turn (it has no target it could reach)")
+        if b.declared.contains_key(&id) {
+            return refuse(format!("C1: {id} has already written its charge orders"));
+        }
+        // Name the rule that keeps it from charging (C7 at a walk, K1, contact, …).
+        let (fight, entities, _) = charge_view(world);
+        let why = unit_index(&fight, &id)
+            .map(|i| charger_of(world, &fight, &entities, i))
+            .and_then(|c| c.err());
+        return refuse(match why {
+            Some(e) => format!("{id} cannot charge this turn: {e}"),
+            None => format!(
+                "C1: {id} cannot charge this turn: no enemy it could ride at is in its sight \
+                 along a charge line (turn its horse towards one in a half-move first)"
+            ),
         });
     }
     if !targets.is_empty() {

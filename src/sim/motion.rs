@@ -117,6 +117,12 @@ pub fn touches_front(grid: crate::rules::grid::GridKind, enemy: &ContactFacts, c
             .is_frontal()
 }
 
+/// D14: the facing (heading) a figure had when its half-move began; every change of
+/// direction in the half-move is priced against it ([`Pose::origin`]). Set by
+/// [`start_half_move`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveOrigin(pub crate::rules::grid::Dir);
+
 /// Everything needed to move one figure now.
 pub struct MoveSetup {
     /// The entity orders name (rider if mounted).
@@ -131,6 +137,9 @@ pub struct MoveSetup {
     pub left: Mp,
     /// Why it may not move at all, if so.
     pub blocked: Option<String>,
+    /// The rule that cut `left` below what its allowance leaves (D16's evasive quarter), for
+    /// a refusal of a step it cannot pay.
+    pub limit: Option<(&'static str, &'static str)>,
 }
 
 /// Prepares a move for `unit` (rider or foot figure) on the current board.
@@ -165,6 +174,7 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
     let mut stops = Vec::new();
     let mut left = allowance.left;
     let mut blocked = None;
+    let mut limit = None;
     if let Some(me) = me {
         for enemy in facts.iter().filter(|f| f.side != me.side) {
             let ex = exemption(&me, enemy, initiative);
@@ -185,6 +195,11 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             match exemption(&me, enemy, initiative) {
                 Exemption::Free => {}
                 Exemption::Weight => {
+                    limit = Some((
+                        "D16",
+                        "touching an enemy's front, a figure that outweighs it by 50% may move \
+                         off with only 1/4 of its half-move allowance (evasive action)",
+                    ));
                     let spent = allowance.basis - allowance.left;
                     left = left
                         .min(allowance.basis.scale(Frac::new(1, 4)) - spent)
@@ -220,6 +235,26 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         blocked = Some(why.0);
         left = Mp::ZERO;
     }
+
+    // D16: cells touching an enemy (a riderless horse is nobody's enemy, A18).
+    let contacts: Vec<Cell> = facts
+        .iter()
+        .filter(|f| {
+            me.is_some_and(|m| m.side != f.side)
+                && !world
+                    .get::<Troop>(f.entity)
+                    .is_some_and(|t| t.0 == crate::rules::ruleset::TroopType::Horse)
+        })
+        .flat_map(|f| grid.neighbours(f.cell).map(|(_, c)| c))
+        .collect();
+    // D14: turns are priced against the facing the half-move began with.
+    let origin = if allowance.used_any {
+        world
+            .get::<MoveOrigin>(mover_entity)
+            .map_or(facing, |o| o.0)
+    } else {
+        facing
+    };
     let map = &world.resource::<Map>().0;
     let mover = Mover::new(
         &rules,
@@ -234,6 +269,9 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             stops,
         },
     )
+    .with_home(pos)
+    .with_contacts(contacts)
+    .with_moved_before(allowance.used_any)
     .with_rolls(roll_facts(world, &facts, me.as_ref(), pos));
     let pose = Pose {
         cell: pos,
@@ -242,7 +280,26 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         veers: if gait == Gait::Gallop { veers } else { 0 },
         stopped: false,
         settled: false,
+        origin: Some(origin),
     };
+    // R1: a total at or below zero: the figure cannot move at all.
+    if blocked.is_none() && allowance.basis <= Mp::ZERO {
+        let names = world
+            .get::<Conditions>(mover_entity)
+            .map(|c| c.0.clone())
+            .unwrap_or_default();
+        let rate = world.get::<Rate>(mover_entity).map_or(Mp::ZERO, |r| r.0);
+        if half_move_allowance(&rules, rate, gait, conditions_of(&rules, &names))
+            .is_some_and(|t| t.paralysed && rate > Mp::ZERO && gait != Gait::Halt)
+        {
+            blocked = Some(format!(
+                "R1: its movement total ({}) is zero or below after its conditions, \
+                 percentages first, then flat amounts: it is paralysed and cannot move until \
+                 a condition ends",
+                names.join(", ")
+            ));
+        }
+    }
     MoveSetup {
         unit,
         mover_entity,
@@ -250,6 +307,7 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         pose,
         left,
         blocked,
+        limit,
     }
 }
 
@@ -344,5 +402,12 @@ pub fn start_half_move(world: &mut World) {
             left: basis,
             used_any: false,
         };
+    }
+    // D14: remember each figure's facing as its half-move begins.
+    let mut q = world.query::<(Entity, &Facing)>();
+    let origins: Vec<(Entity, crate::rules::grid::Dir)> =
+        q.iter(world).map(|(e, f)| (e, f.0)).collect();
+    for (e, f) in origins {
+        world.entity_mut(e).insert(MoveOrigin(f));
     }
 }

@@ -4,6 +4,7 @@ mod ai;
 mod cavalry;
 mod chance_steps;
 mod e2e;
+mod fidelity;
 mod fire;
 mod inputs;
 mod level_files;

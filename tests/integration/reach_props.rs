@@ -251,7 +251,9 @@ fn build(s: &Scenario) -> Built {
             asl_gallop: false,
             stops,
         },
-    );
+    )
+    // The mover's own start cell is priced as any empty cell (R4; issue 14).
+    .with_home(cell);
     let mover = match s.rolls {
         None => mover,
         Some((weight, dex, foe_dex)) => {
@@ -287,6 +289,7 @@ fn build(s: &Scenario) -> Built {
         },
         stopped: false,
         settled: false,
+        origin: Some(facing),
     };
     Built {
         board,

@@ -297,6 +297,9 @@ pub fn ride_all<D: Dice>(
         fight.fighters[l.ride.mount].gait = g;
         fight.fighters[l.ride.rider].gait = g;
         fight.fighters[l.ride.rider].state.tac = Some(horse_tac(g));
+        // C7/C8: a movement charge; at the gallop its rider is in the "Full Charge" row.
+        fight.fighters[l.ride.rider].state.rode_charge = true;
+        fight.fighters[l.ride.mount].state.rode_charge = true;
     }
     let mut ends = Vec::new();
     for &(a, b) in mutual {
@@ -684,8 +687,10 @@ fn duels<D: Dice>(
                         for (a, v) in [(c, tg), (tg, c)] {
                             st.struck.push((a, v));
                         }
+                        // K2: in a mutual charge both are charging (seed 004: "Charging
+                        // shock cavalry count a +1 to their melee die rolls").
                         blow(fight, t, c, tg, true, st, r, out);
-                        blow(fight, t, tg, c, false, st, r, out);
+                        blow(fight, t, tg, c, mutual, st, r, out);
                         vec![]
                     }
                     Some(true) => vec![(c, tg), (tg, c)],
@@ -705,7 +710,7 @@ fn duels<D: Dice>(
                 continue;
             }
             st.struck.push((a, v));
-            blow(fight, t, a, v, a == c, st, r, out);
+            blow(fight, t, a, v, a == c || mutual, st, r, out);
         }
         // Grapples at the closest passage (C5).
         if !mutual

@@ -581,3 +581,25 @@ fn c6_h7_on_hexes_a_turn_is_a_60_degree_veer() {
         assert_eq!(dir(i), Some(Dir(0)), "leg 2, step {i}");
     }
 }
+
+/// Seed 003 (C6): a next target must be "at least 6" from the present one and … on the
+/// opposite side of the steed". A second target 2" away across the line is refused by that
+/// rule, whatever the allowance and whatever else a line might miss — never as "the horse
+/// never comes within reach".
+#[test]
+fn c6_opposite_side_spacing_is_the_named_refusal() {
+    for allowance in [3, 6, 10, 14] {
+        let across = vec![
+            fig("k", 0, 1, 5, 2),
+            fig("f1", 1, 5, 6, 0),
+            fig("f2", 1, 7, 4, 4),
+        ];
+        let b = setup(&across);
+        let c = charger(&b, &across, allowance, 2);
+        let e = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
+        assert!(
+            e.starts_with("C6") && e.contains("at least 6\"") && e.contains("other side"),
+            "allowance {allowance}: {e}"
+        );
+    }
+}

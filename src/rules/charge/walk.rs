@@ -667,6 +667,14 @@ pub fn check_targets(
     Ok(())
 }
 
+/// Which refusal to report: the one that got furthest through the targets; at equal progress
+/// a rule the charge breaks (C6's 2" run or 3"/6" spacing) before "never comes within reach",
+/// which only says one line missed.
+fn more_telling(best: Option<&(usize, String)>, k: usize, e: &str) -> bool {
+    let missed = |m: &str| m.contains("never comes within");
+    best.is_none_or(|(b, be)| k > *b || (k == *b && missed(be) && !missed(e)))
+}
+
 /// Plans a charge against `targets` in order, on the first line (ahead, then the left and
 /// right diagonals) that reaches them all by the rules; otherwise the most telling refusal.
 ///
@@ -690,7 +698,7 @@ pub fn plan_charge(
             match plan_ranked(board, w) {
                 Ok(p) => return Ok(p),
                 Err((k, e)) => {
-                    if best.as_ref().is_none_or(|(b, _)| k > *b) {
+                    if more_telling(best.as_ref(), k, &e) {
                         best = Some((k, e));
                     }
                 }
@@ -735,7 +743,7 @@ fn with_turns(
             return Some(p);
         }
         Err((k, e)) => {
-            if best.as_ref().is_none_or(|(b, _)| k > *b) {
+            if more_telling(best.as_ref(), k, &e) {
                 *best = Some((k, e));
             }
             k

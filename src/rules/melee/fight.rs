@@ -114,6 +114,13 @@ pub struct CombatState {
     pub asp_used: bool,
     /// Played CHARGE this turn (one per turn, D8).
     pub charged: bool,
+    /// C7, C8: this rider (or mount) rode a movement charge this turn (C1–C6). Seed 003's
+    /// rider table has a "Gallop" row (−20%) and a "Full Charge" row (−35%): the second is a
+    /// charging steed's, a movement charge at the gallop; playing the CHARGE TAC card, which
+    /// every galloping steed must (C8), is not one. Set by the ride, cleared as the next
+    /// turn's charges are declared.
+    #[serde(default)]
+    pub rode_charge: bool,
     /// Has charged in this combat (animals may CLOSE after).
     pub charged_ever: bool,
     /// Tried HAMSTRING HORSE this turn.
@@ -140,6 +147,13 @@ pub struct CombatState {
     pub moved_against: bool,
     /// A mount's speed in this melee (slowed one category per contact, C8).
     pub melee_gait: Option<Gait>,
+    /// C8: cells a steed at speed has run with its MOVE cards in this melee phase.
+    #[serde(default)]
+    pub melee_moved: u8,
+    /// C8: degrees a steed at speed has turned in this melee phase (seed 004's rate limits
+    /// the total, [`crate::rules::cavalry::melee_turn_limit`]).
+    #[serde(default)]
+    pub melee_turned: u16,
 }
 
 /// One figure in a fight.

@@ -66,24 +66,25 @@ pub fn participants(fight: &Fight, t: &Tables, tac_phase: bool) -> Vec<usize> {
 }
 
 /// The play forced on a figure, if it has no choice: out of blows or stunned (PASSIVE SHIELD
-/// PARRY), a steed at speed (MOVE while it has blows, C8), nothing to spend blows on.
+/// PARRY), a steed at speed (MOVE while it has blows, C8) unless it could also turn this
+/// round (seed 004's rate, [`super::moves::speed_turn_ok`]: then its side chooses), nothing
+/// to spend blows on.
 pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Choice> {
     let f = &fight.fighters[i];
     if at_speed(f) {
-        if tac_phase {
-            return Some(Choice::default());
-        }
-        let mv = Choice {
-            melee: vec![MeleeCard::Horse(HorseCard::Move)],
-            ..Choice::default()
-        };
-        return Some(
-            if f.blows > 0 && check_play(fight, i, &mv, t, false).is_ok() {
-                mv
-            } else {
-                Choice::default()
-            },
-        );
+        let mv = speed_play(fight, t, i, tac_phase);
+        let could_turn = !mv.melee.is_empty()
+            && fight.grid().headings().any(|d| {
+                let with = Choice {
+                    melee: vec![
+                        MeleeCard::Horse(HorseCard::Move),
+                        MeleeCard::Horse(HorseCard::Turn { facing: d }),
+                    ],
+                    ..Choice::default()
+                };
+                d != f.facing && check_play(fight, i, &with, t, false).is_ok()
+            });
+        return if could_turn { None } else { Some(mv) };
     }
     if tac_phase {
         return None;
@@ -114,12 +115,29 @@ pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Ch
     None
 }
 
+/// C8: the straight MOVE of a steed at speed (nothing in the TAC phase, nor once its blows
+/// or its way run out).
+pub fn speed_play(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Choice {
+    let mv = Choice {
+        melee: vec![MeleeCard::Horse(HorseCard::Move)],
+        ..Choice::default()
+    };
+    if !tac_phase && fight.fighters[i].blows > 0 && check_play(fight, i, &mv, t, false).is_ok() {
+        mv
+    } else {
+        Choice::default()
+    }
+}
+
 /// What a figure plays when it passes: PASSIVE SHIELD PARRY; when D7 forbids a seventh in a
 /// row, the first card it may play of DELIVER BLOW (at the first enemy in reach), KICK, WEAPON
 /// PARRY, ACTIVE SHIELD PARRY, DESPERATE DEFENSE or standing up — else it forfeits its blows.
 pub fn pass_play(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Choice {
     if let Some(c) = forced(fight, t, i, tac_phase) {
         return c;
+    }
+    if at_speed(&fight.fighters[i]) {
+        return speed_play(fight, t, i, tac_phase); // C8: passing runs straight on
     }
     let psp = Choice::default();
     let psp_card = Choice {
@@ -220,6 +238,8 @@ pub fn begin_phase(fight: &mut Fight) {
         s.fresh_contact = false;
         s.moved_against = false;
         s.melee_gait = None;
+        s.melee_moved = 0;
+        s.melee_turned = 0;
         s.blows_halved = false;
     }
     super::prepare::begin_phase(fight);

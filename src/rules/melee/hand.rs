@@ -127,10 +127,17 @@ pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCar
             facing: d,
         })));
     }
+    for d in g.headings() {
+        cards.push(Card::Melee(MeleeCard::Horse(HorseCard::Turn { facing: d })));
+    }
     cards
         .into_iter()
         .map(|card| {
             let with = match &card {
+                // C8: a steed at speed turns with its MOVE (judged as played together).
+                Card::Melee(m @ MeleeCard::Horse(HorseCard::Turn { .. })) => {
+                    vec![MeleeCard::Horse(HorseCard::Move), m.clone()]
+                }
                 Card::Melee(m) => vec![m.clone()],
                 Card::Tac(_) => Vec::new(),
             };

@@ -3,7 +3,7 @@
 //! WHEEL (C8). One cell is one inch; fractions of an inch round down to whole cells.
 
 use super::cards::{
-    DodgeDir, HorseCard, Ineligible, MoveStep, Situation, TacCard, at_speed, speed_of,
+    DodgeDir, HorseCard, Ineligible, MeleeCard, MoveStep, Situation, TacCard, at_speed, speed_of,
 };
 use super::fight::{Fight, Posture};
 use super::tables::{Kind, Tables, move_bonus_half_inches, seed};
@@ -177,6 +177,34 @@ pub fn horse_ok(sit: &Situation, i: usize, h: &HorseCard) -> Result<(), Ineligib
                 );
             }
         }
+        HorseCard::Turn { facing } => {
+            let g = fight.grid();
+            if !at_speed(me) {
+                return no(
+                    "C8",
+                    "only a steed at canter or faster turns as it runs; a slower horse WHEELs",
+                );
+            }
+            if facing.0 >= g.dirs() || !g.is_orthogonal(*facing) || *facing == me.facing {
+                return no(
+                    "C8",
+                    "turn to a different heading along the grid (N, E, S, W on squares)",
+                );
+            }
+            let with_move = sit
+                .with
+                .iter()
+                .any(|c| matches!(c, MeleeCard::Horse(HorseCard::Move)));
+            let run = u32::from(me.state.melee_moved)
+                + if with_move {
+                    horse_move_cells(fight, sit.tables, i).max(0) as u32
+                } else {
+                    0
+                };
+            if let Err(why) = speed_turn_ok(fight, i, *facing, run) {
+                return no("C8", why);
+            }
+        }
         HorseCard::Trample { target } => {
             let Some(j) = fight.index_of(target) else {
                 return no("§6 TRAMPLE", format!("there is no figure {target:?}"));
@@ -243,12 +271,44 @@ pub fn nearest(fight: &Fight, i: usize) -> Option<usize> {
     })
 }
 
+/// C8 with seed 004's rate: may steed `h` at speed turn to `facing` having run `run` cells
+/// with its MOVE cards this melee phase? "During the course of the card segment, a horse under
+/// these constraints may not turn a total of more than allowed by the chart … when the degree
+/// of all turns taken during the MELEE phase is totalled together"; the chart is seed 004's
+/// "Cavalry may turn 45° per ¼ of their movement, or per ½ move at Gallop".
+pub fn speed_turn_ok(fight: &Fight, h: usize, facing: Dir, run: u32) -> Result<u16, String> {
+    let f = &fight.fighters[h];
+    let g = fight.grid();
+    let degrees = (g.turn_between(f.facing, facing).unsigned_abs() * 360 / g.dirs() as u32) as u16;
+    let gait = f.state.melee_gait.unwrap_or(f.gait);
+    let limit = crate::rules::cavalry::melee_turn_limit(
+        gait,
+        crate::rules::mp::Mp::cells(i64::from(run)),
+        f.move_basis,
+    );
+    let total = i32::from(f.state.melee_turned) + i32::from(degrees);
+    if total > limit {
+        return Err(format!(
+            "a {gait} steed may turn 45° per {} of its move (seed 004): after {run} cells it \
+             may have turned {limit}° in this melee phase, and this turn would make {total}°; \
+             run further with MOVE first",
+            if gait == Gait::Gallop {
+                "half"
+            } else {
+                "quarter"
+            }
+        ));
+    }
+    Ok(degrees)
+}
+
 /// A horse's MELEE MOVE in cells: its class's card plus the C8 speed bonus, rounded down.
 pub fn horse_move_cells(fight: &Fight, t: &Tables, h: usize) -> i32 {
     let f = &fight.fighters[h];
     let base = t.horse_move(f.horse_class.as_deref().unwrap_or(""));
     let g = f.state.melee_gait.unwrap_or(f.gait);
-    let charging = super::attack::tac_of(fight, h) == Some(TacCard::Charge);
+    // C8: "CHARGING adds 2"" — a steed that rode a movement charge; a gallop adds 1 1/2".
+    let charging = super::cards::full_charge(fight, h);
     (base * 2 + move_bonus_half_inches(g, charging)) / 2
 }
 
@@ -641,6 +701,9 @@ pub fn horse_move(fight: &mut Fight, t: &Tables, h: usize) -> String {
             }
         }
     }
+    let ran = fight.grid().distance(start, at).max(0) as u8;
+    let st = &mut fight.fighters[h].state;
+    st.melee_moved = st.melee_moved.saturating_add(ran);
     let mut s = if at == start {
         format!("{id}'s MOVE is blocked at once.")
     } else {

@@ -374,6 +374,29 @@ pub fn resolve<D: Dice>(
             }
         }
     }
+    // C8: a steed at speed turns after it has run (seed 004's rate, on the ground covered).
+    for i in 0..n {
+        for m in cards(i) {
+            if let MeleeCard::Horse(HorseCard::Turn { facing }) = m {
+                let id = fight.fighters[i].id.clone();
+                let run = u32::from(fight.fighters[i].state.melee_moved);
+                match moves::speed_turn_ok(fight, i, *facing, run) {
+                    Ok(deg) => {
+                        let unit = fight.unit_of(i);
+                        let cell = fight.fighters[unit].cell;
+                        fight.place(unit, cell, *facing);
+                        let st = &mut fight.fighters[i].state;
+                        st.melee_turned = st.melee_turned.saturating_add(deg);
+                        out.push(Event::say(format!(
+                            "{id} turns {deg}° as it runs (C8; seed 004: 45° per quarter of its \
+                             move, per half at a gallop)."
+                        )));
+                    }
+                    Err(why) => out.push(Event::say(format!("{id} cannot turn: {why}."))),
+                }
+            }
+        }
+    }
     // The TMM's body bashes, with TOSS instead of the bash table.
     let tosses: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| {
@@ -684,6 +707,15 @@ fn blows<D: Dice>(
                 ferocity,
                 tier,
             });
+        }
+    }
+    // D12: "-25% for the defender's reply" — a reply struck in the same round counts it
+    // whichever side's blows are resolved first.
+    for p in &pending {
+        if fight.side_towards(p.at, fight.fighters[p.by].cell) == StandSide::Rear
+            && !facts.rear.contains(&(p.by, p.at))
+        {
+            facts.rear.push((p.by, p.at));
         }
     }
     for tier in 0..3u8 {

@@ -127,7 +127,8 @@ pub mod seed {
 }
 
 /// C7: a rider's hit penalty by his mount's speed, for weapons other than lance or flail (and
-/// weapons 6 ft or longer). `charging` is a mount at the gallop playing CHARGE.
+/// weapons 6 ft or longer). `charging`: a full charge, the mount at the gallop having ridden
+/// a movement charge this turn ([`super::cards::full_charge`]).
 pub fn rider_speed_penalty(gait: Gait, charging: bool) -> i32 {
     match gait {
         Gait::Canter => -10,

@@ -767,8 +767,23 @@ fn rider_penalties_head_end_and_speed_c7() {
             .map_or(0, |x| x.1);
         assert_eq!(got, p, "{g}");
     }
+    // Seed 003: "Trotting no modification, Cantering -10%, Gallop -20%, Full Charge -35%".
+    // Playing the CHARGE card at a gallop (C8 leaves it CHARGE or RUN AWAY) is the gallop
+    // row; a steed that rode a movement charge this turn is the full-charge row.
     f.fighters[s].state.tac = Some(TacCard::Charge);
-    assert!(parts(&f).iter().any(|x| x.0.contains("C7") && x.1 == -35));
+    assert!(
+        parts(&f).iter().any(|x| x.0.contains("C7") && x.1 == -20),
+        "C7: a galloping steed's rider playing CHARGE, with no movement charge, is -20%"
+    );
+    f.fighters[m].state.rode_charge = true;
+    assert!(
+        parts(&f).iter().any(|x| x.0.contains("C7") && x.1 == -35),
+        "C7: after a movement charge at the gallop, -35%"
+    );
+    // Slowed to a canter by a contact (C8), the charge row no longer applies.
+    f.fighters[m].state.melee_gait = Some(Gait::Canter);
+    assert!(parts(&f).iter().any(|x| x.0.contains("C7") && x.1 == -10));
+    f.fighters[m].state.melee_gait = None;
     // A lance rides free of both.
     f.fighters[s].weapon = "lance".into();
     assert!(

@@ -8,7 +8,7 @@ use super::chance::{Gamble, RollFacts, bash_chance};
 use super::gait::Gait;
 use super::grid::{Cell, Dir, GridKind};
 use super::mp::{Frac, Mp, SCALE};
-use super::ruleset::{FootTurn, HorseCosts, MoveStyle, Ruleset};
+use super::ruleset::{FootTurn, HorseCosts, HorseTurning, MoveStyle, Ruleset};
 use serde::{Deserialize, Serialize};
 
 mod refusal;
@@ -70,6 +70,13 @@ pub struct Pose {
     /// It took its free final adjustment (H6, D16); nothing more this half-move.
     #[serde(default)]
     pub settled: bool,
+    /// D14: the facing the figure had when its half-move began. Seed 003 prices a change of
+    /// direction by where the new direction lies relative to "the stand's original position",
+    /// so every turn of a move is priced against this facing, never against the facing left
+    /// by an earlier turn — which is what keeps a turn split in two from costing less than
+    /// the single turn. `None` (an old saved pose): priced against the current facing.
+    #[serde(default)]
+    pub origin: Option<Dir>,
 }
 
 impl Pose {
@@ -82,6 +89,7 @@ impl Pose {
             veers: 0,
             stopped: false,
             settled: false,
+            origin: Some(facing),
         }
     }
 }
@@ -103,6 +111,8 @@ pub struct Mover {
     pub foot_turn: FootTurn,
     /// H3–H5 costs.
     pub horse: HorseCosts,
+    /// Grid manoeuvres (H3–H7) or seed 004's supplement turning.
+    pub horse_turning: HorseTurning,
     /// H4: veer limit for this move, when galloping.
     pub veer_limit: Option<u8>,
     /// Raw step multiplier by terrain id, `None` if it may not enter (R3, A10, crawling).
@@ -121,6 +131,21 @@ pub struct Mover {
     pub rolls: Option<RollFacts>,
     /// Some terrain of the board is an obstacle (D17); else no step checks for squeezes.
     any_obstacle: bool,
+    /// The cell the figure stands in as it starts this move. The board shows the figure as
+    /// an occupant of its own cell, but "a figure controls its cell" (R4) only against
+    /// others: stepping back into it is priced as any empty cell, never as an ally's.
+    pub home: Option<Cell>,
+    /// D16: cells touching an enemy (any side of it). A moving figure that comes into
+    /// contact with an enemy may reorient up to 45° for free — whether the enemy's front
+    /// stopped it or not (it held the initiative, or touched a rear and chose to stop).
+    pub contacts: Vec<Cell>,
+    /// It already moved earlier in this half-move (an earlier order), so standing in contact
+    /// in its [`Mover::home`] cell it has "come into contact" while moving (D16).
+    pub moved_before: bool,
+    /// The ruleset is `asl` (an enemy-held hex is refused by A8 / D10a, not R4).
+    pub asl: bool,
+    /// An ASL horse galloping (A10): terrain marked `no_gallop` is closed to it.
+    pub asl_gallop: bool,
 }
 
 /// The per-figure inputs to [`Mover::new`].
@@ -165,6 +190,19 @@ impl Mover {
         let mut stops = spec.stops;
         stops.sort();
         stops.dedup();
+        let mut contacts = Vec::new();
+        if style == MoveStyle::FootFacing && rules.grid == GridKind::Square {
+            // D16: every cell next to a hostile occupant. (Only a foot figure on squares has
+            // a turn of 45° or less to make; see `free_facings`.)
+            for c in board.cells() {
+                let o = board.occupant_at(c);
+                if o != 0 && o != spec.side {
+                    contacts.extend(rules.grid.neighbours(c).map(|(_, n)| n));
+                }
+            }
+            contacts.sort();
+            contacts.dedup();
+        }
         Mover {
             grid: rules.grid,
             style,
@@ -173,6 +211,7 @@ impl Mover {
             basis: spec.basis,
             foot_turn: rules.foot_turn,
             horse: rules.horse,
+            horse_turning: rules.horse_turning,
             veer_limit: (style == MoveStyle::Horse && spec.gait == Gait::Gallop)
                 .then_some(rules.horse.gallop_veers),
             mult,
@@ -183,13 +222,59 @@ impl Mover {
             contest: rules.contest,
             rolls: None,
             any_obstacle: board.terrains.iter().any(|t| t.obstacle.is_some()),
+            home: None,
+            contacts,
+            moved_before: false,
+            asl: rules.asl.is_some(),
+            asl_gallop: spec.asl_gallop,
         }
     }
 
-    /// This mover with what it brings to rolls, so that it may take chance steps.
+    /// This mover with what it brings to rolls, so that it may take chance steps. The
+    /// facts' home is the mover's own cell ([`Mover::home`]).
     pub fn with_rolls(mut self, facts: RollFacts) -> Mover {
+        self.home.get_or_insert(facts.home);
         self.rolls = Some(facts);
         self
+    }
+
+    /// This mover starting its move from `cell`: its own cell is priced as an empty one
+    /// (R4 controls a cell against others only) and is not a place it "comes into" contact
+    /// (D16).
+    pub fn with_home(mut self, cell: Cell) -> Mover {
+        self.home = Some(cell);
+        self
+    }
+
+    /// D16: the cells where a moving figure counts as in contact with an enemy, replacing
+    /// the ones [`Mover::new`] read from the board's occupants (the simulation leaves out
+    /// riderless horses, which are never enemies, A18).
+    pub fn with_contacts(mut self, mut cells: Vec<Cell>) -> Mover {
+        if self.contacts.is_empty() && cells.is_empty() {
+            return self;
+        }
+        if self.style == MoveStyle::FootFacing && self.grid == GridKind::Square {
+            cells.sort();
+            cells.dedup();
+            self.contacts = cells;
+        }
+        self
+    }
+
+    /// This mover for a figure that already moved this half-move ([`Mover::moved_before`]).
+    pub fn with_moved_before(mut self, moved: bool) -> Mover {
+        self.moved_before = moved;
+        self
+    }
+
+    /// This mover with [`Mover::home`] set to `start`'s cell if no caller set it: what a
+    /// search or the oracle uses for a move from `start`.
+    pub fn anchored(&self, start: &Pose) -> std::borrow::Cow<'_, Mover> {
+        if self.home.is_some() {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(self.clone().with_home(start.cell))
+        }
     }
 
     /// True when some step of this mover could be a chance step (the search keeps rolled
@@ -282,11 +367,16 @@ impl Mover {
             } else {
                 String::new()
             };
+            if self.asl_gallop && board.terrains[t].no_gallop {
+                return Err(StepRefusal::NoGallop(c, name));
+            }
             return Err(StepRefusal::Impassable(c, name));
         };
         let mut hostile = None;
         match board.occupant[i] {
             0 => {}
+            // R4: its own cell (it stands there as the move starts) is not an ally's.
+            s if s == self.side && self.home == Some(c) => {}
             s if s == self.side => m = m.max(self.ally_mult),
             // R4: a hostile's cell only by a contest, passed at difficult-terrain cost.
             _ => match self.rolls.as_ref().filter(|_| self.contest) {
@@ -295,9 +385,9 @@ impl Mover {
                         m = m.max(self.ally_mult);
                         hostile = Some(dex);
                     }
-                    None => return Err(StepRefusal::Enemy(c)),
+                    None => return Err(self.enemy_cell(c)),
                 },
-                None => return Err(StepRefusal::Enemy(c)),
+                None => return Err(self.enemy_cell(c)),
             },
         }
         // Whole multipliers (every shipped terrain) need no 128-bit division; the result is
@@ -310,10 +400,140 @@ impl Mover {
         Ok((base.mul_ratio(m, SCALE), hostile))
     }
 
-    /// D14: the cost of a foot figure turning by `k` direction steps.
+    /// The refusal for a step into an enemy's cell: A8 / D10a in `asl`, R4 elsewhere.
+    fn enemy_cell(&self, c: Cell) -> StepRefusal {
+        if self.asl {
+            StepRefusal::EnemyHex {
+                at: c,
+                cavalry: self.mounted,
+            }
+        } else {
+            StepRefusal::Enemy(c)
+        }
+    }
+
+    /// A step from `pose` that costs `cost` with only `left` to spend: the refusal naming the
+    /// rule that prices it, or `limit` (the rule that cut the allowance: R1, D16) when given.
+    pub fn too_dear(
+        &self,
+        board: &Board,
+        pose: &Pose,
+        step: Step,
+        cost: Mp,
+        left: Mp,
+        limit: Option<(&'static str, &'static str)>,
+    ) -> StepRefusal {
+        let dear = |rule, why| StepRefusal::Dear {
+            cost,
+            left,
+            rule,
+            why,
+        };
+        if let Some((rule, why)) = limit {
+            return dear(rule, why);
+        }
+        let supplement = self.horse_turning == HorseTurning::Supplement;
+        let g = self.grid;
+        let travel = match (self.style, step) {
+            (MoveStyle::FootFacing, Step::Pivot(_)) => {
+                return dear(
+                    "D14",
+                    "a change of direction costs 1/5 of the half-move allowance within the \
+                     front (at least 1), 1/4 into the side, 1/2 into the rear, reckoned from \
+                     the facing the move began with",
+                );
+            }
+            (MoveStyle::Horse, Step::Pivot(_)) if supplement => {
+                return dear(
+                    "seed 004",
+                    "cavalry turns 45° per quarter of its movement (per half at a gallop)",
+                );
+            }
+            (MoveStyle::Horse, Step::Pivot(_)) => {
+                return dear(
+                    "H3",
+                    "a right angle costs 3 and a turn around 4; the mount cannot execute a turn \
+                     its allowance cannot pay",
+                );
+            }
+            (MoveStyle::Horse, Step::Veer(h)) => {
+                if g == GridKind::Hex && supplement {
+                    return dear(
+                        "seed 004",
+                        "a veer turns the heading 60°: a step plus 60/45 of a quarter of the \
+                         movement (of a half at a gallop)",
+                    );
+                }
+                Some((
+                    g.rotate(pose.facing, h.sign()),
+                    "H3/H4",
+                    "a veer costs 2 a cell",
+                ))
+            }
+            (MoveStyle::Horse, Step::Back) => Some((
+                g.rotate(pose.facing, g.about_steps() as i32),
+                "H5",
+                "backing up costs 2 a cell",
+            )),
+            (_, Step::Forward) => Some((pose.facing, "D4", "")),
+            (MoveStyle::Free, Step::Go(d)) => Some((d, "D4", "")),
+            _ => None,
+        };
+        let Some((d, rule, why)) = travel else {
+            return StepRefusal::TooDear { cost, left };
+        };
+        let to = g.neighbour(pose.cell, d);
+        if board.contains(to) {
+            let i = board.index(to);
+            if board.occupant[i] == self.side && self.home != Some(to) {
+                return dear(
+                    "R4",
+                    "passing through an ally's cell costs as difficult terrain",
+                );
+            }
+            if self.any_obstacle && self.squeeze(board, pose.cell, d).is_some() {
+                return dear(
+                    "D17",
+                    "squeezing between two obstacles is a body bash: 1/4 of the half-move \
+                     allowance on top of the step",
+                );
+            }
+            let t = board.terrain[i] as usize;
+            if self
+                .mult
+                .get(t)
+                .copied()
+                .flatten()
+                .is_some_and(|m| m > SCALE)
+            {
+                return dear(
+                    if self.asl {
+                        "R3 (ASL cavalry column)"
+                    } else {
+                        "R3"
+                    },
+                    "the terrain entered multiplies the step's cost",
+                );
+            }
+        }
+        if why.is_empty() {
+            dear(
+                rule,
+                "a figure moves at most its half-move allowance in a half-move",
+            )
+        } else {
+            dear(rule, why)
+        }
+    }
+
+    /// D14: the cost of a foot figure's change of direction whose new direction lies `k`
+    /// direction steps from the facing it had when the move began (seed 003: "still to the
+    /// original position's front" 1/5, "into the area covered by the side of the stand in its
+    /// original position" 1/4, "into the rear of the stand's original position" 1/2). A new
+    /// direction straight along the original facing is within its front (1/5).
     pub fn foot_turn_cost(&self, k: i32) -> Mp {
         let n = self.grid.dirs() as i32;
-        let a = k.abs();
+        let a = k.rem_euclid(n).min((-k).rem_euclid(n));
         let ft = &self.foot_turn;
         if a <= n / 8 || (self.grid == GridKind::Hex && a == 1) {
             self.basis.scale(ft.front).max(ft.minimum)
@@ -322,6 +542,15 @@ impl Mover {
         } else {
             self.basis.scale(ft.rear)
         }
+    }
+
+    /// Seed 004's cavalry supplement: "Cavalry may turn 45° per ¼ of their movement, or per
+    /// ½ move at Gallop". The price of a turn of `k` direction steps: a quarter (a half at a
+    /// gallop) of the half-move allowance for every 45° of it, exactly.
+    pub fn supplement_turn_cost(&self, k: i32) -> Mp {
+        let degrees = k.unsigned_abs() as i64 * 360 / self.grid.dirs() as i64;
+        let per = if self.gait == Gait::Gallop { 2 } else { 4 };
+        self.basis.scale(Frac::new(degrees, 45 * per))
     }
 
     /// The facings a figure in `pose` may settle to for free (H6, D16), besides its own.
@@ -337,7 +566,10 @@ impl Mover {
         match (self.style, pose.diag) {
             (MoveStyle::Horse, Some(h)) => ([g.rotate(pose.facing, 2 * h.sign()), Dir(0)], 1),
             (MoveStyle::FootFacing, _)
-                if g == GridKind::Square && self.stops.binary_search(&pose.cell).is_ok() =>
+                if g == GridKind::Square
+                    && (self.moved_before || self.home != Some(pose.cell))
+                    && (self.contacts.binary_search(&pose.cell).is_ok()
+                        || self.stops.binary_search(&pose.cell).is_ok()) =>
             {
                 ([g.rotate(pose.facing, -1), g.rotate(pose.facing, 1)], 2)
             }
@@ -439,12 +671,14 @@ impl Mover {
             }
             (MoveStyle::Free, _) => {
                 return Err(StepRefusal::WrongKind(
-                    "this figure moves with Go(direction) steps",
+                    "13.3/R3: this figure has no facing (ASL, realms on foot): it moves with \
+                     Go(direction) steps",
                 ));
             }
             (_, Step::Go(_)) => {
                 return Err(StepRefusal::WrongKind(
-                    "only figures without facing (ASL, realms foot) move with Go steps",
+                    "D14/H3: this figure has a facing: it moves Forward and turns (Pivot, or a \
+                     horse's Veer); only figures without facing (ASL, realms foot) use Go steps",
                 ));
             }
             (_, Step::Forward) => {
@@ -461,7 +695,9 @@ impl Mover {
                     return Err(StepRefusal::BadPivot(k as i8));
                 }
                 next.facing = g.rotate(pose.facing, k);
-                self.foot_turn_cost(k)
+                // D14: priced by where the new direction lies from the original facing.
+                let origin = pose.origin.unwrap_or(pose.facing);
+                self.foot_turn_cost(g.turn_between(origin, next.facing))
             }
             (MoveStyle::FootFacing, _) => {
                 return Err(StepRefusal::WrongKind(
@@ -484,9 +720,34 @@ impl Mover {
                     GridKind::Hex => next.facing = d,
                 }
                 travel = Some(d);
-                let (c, h) = self.enter(board, next.cell, self.horse.veer, named)?;
-                hostile = h;
-                c
+                if g == GridKind::Hex && self.horse_turning == HorseTurning::Supplement {
+                    // Seed 004: a hex veer turns the heading 60°: a step ahead, plus the turn.
+                    let (c, h) = self.enter(board, next.cell, Mp::ONE, named)?;
+                    hostile = h;
+                    c + self.supplement_turn_cost(1)
+                } else {
+                    let (c, h) = self.enter(board, next.cell, self.horse.veer, named)?;
+                    hostile = h;
+                    c
+                }
+            }
+            (MoveStyle::Horse, Step::Pivot(k))
+                if self.horse_turning == HorseTurning::Supplement =>
+            {
+                let k = k as i32;
+                let n = g.dirs() as i32;
+                // A heading stays on a grid line (N, E, S, W on squares).
+                let unit = if g == GridKind::Square { 2 } else { 1 };
+                if k == 0 || k.abs() > n / 2 || k % unit != 0 {
+                    return Err(StepRefusal::HorsePivot {
+                        k: k as i8,
+                        hex: g == GridKind::Hex,
+                        supplement: true,
+                    });
+                }
+                next.facing = g.rotate(pose.facing, k);
+                next.diag = None;
+                self.supplement_turn_cost(k)
             }
             (MoveStyle::Horse, Step::Pivot(k)) => {
                 if !walkish {
@@ -499,7 +760,11 @@ impl Mover {
                 } else if k.abs() == g.right_angle_steps() as i32 {
                     self.horse.right_angle
                 } else {
-                    return Err(StepRefusal::BadPivot(k as i8));
+                    return Err(StepRefusal::HorsePivot {
+                        k: k as i8,
+                        hex: g == GridKind::Hex,
+                        supplement: false,
+                    });
                 };
                 next.facing = g.rotate(pose.facing, k);
                 next.diag = None;
@@ -543,7 +808,7 @@ impl Mover {
     ) -> Result<(Pose, Mp), StepRefusal> {
         let (p, cost) = self.try_step(board, pose, step)?;
         if cost > left {
-            return Err(StepRefusal::TooDear { cost, left });
+            return Err(self.too_dear(board, pose, step, cost, left, None));
         }
         Ok((p, cost))
     }
@@ -572,6 +837,23 @@ impl Mover {
                     Step::Veer(Hand::Left),
                     Step::Veer(Hand::Right),
                 ];
+                if self.horse_turning == HorseTurning::Supplement {
+                    // Seed 004: turns at any gait, a heading at a time.
+                    let unit = if g == GridKind::Square { 2 } else { 1 };
+                    let half = g.dirs() as i8 / 2;
+                    let mut k = unit;
+                    while k <= half {
+                        v.push(Step::Pivot(k));
+                        if k != half {
+                            v.push(Step::Pivot(-k));
+                        }
+                        k += unit;
+                    }
+                    if matches!(self.gait, Gait::Halt | Gait::Walk) {
+                        v.push(Step::Back);
+                    }
+                    return v;
+                }
                 // H3, H5: pivots and backing only at a stand or walk; at a trot or gallop they
                 // are always refused, so they are not candidates.
                 if matches!(self.gait, Gait::Halt | Gait::Walk) {

@@ -206,6 +206,9 @@ pub fn reachable_with(
     start: Pose,
     left: Mp,
 ) -> Reach {
+    // The start cell is the mover's own: priced as an empty cell (R4), see `Mover::home`.
+    let anchored = mover.anchored(&start);
+    let mover: &Mover = &anchored;
     let g = mover.grid;
     let min_step = mover
         .mult

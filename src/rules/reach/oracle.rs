@@ -11,12 +11,24 @@ use std::collections::BTreeMap;
 /// `(needs a roll, cost)` — a sure path before any path through a roll, then the cheapest —
 /// by the same end rules as [`super::reachable`]. The cost of a path through a roll is its
 /// cost when the roll succeeds.
+///
+/// The start cell is priced as any empty cell, independently of [`Mover::home`]: the oracle
+/// searches a copy of the board with the mover's own occupancy of its start cell removed
+/// (R4: a figure controls its cell against others, not against itself).
 pub fn brute_force(
     board: &Board,
     mover: &Mover,
     start: Pose,
     left: Mp,
 ) -> BTreeMap<(Cell, Dir), (bool, Mp)> {
+    let mut own = board.clone();
+    if own.contains(start.cell) {
+        let i = own.index(start.cell);
+        own.occupant[i] = 0;
+    }
+    let board = &own;
+    let anchored = mover.anchored(&start);
+    let mover: &Mover = &anchored;
     struct Walk<'a> {
         board: &'a Board,
         mover: &'a Mover,

@@ -155,6 +155,24 @@ pub(super) fn play_cards(
         return refuse("D7: the cards are face up; opponents are guessing the dodges");
     }
     if !s.waiting.contains(&i) {
+        // C8: a steed at speed plays MOVE by force; name that rule for the cards asked for.
+        if let Some(f) = s.fight.as_ref()
+            && crate::rules::melee::cards::at_speed(&f.fighters[i])
+        {
+            let c = Choice {
+                tac,
+                tac_target,
+                melee,
+                forfeit: false,
+            };
+            return refuse(match check_play(f, i, &c, tables(), f.round == 0) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!(
+                    "C8: {unit} moved at canter or faster: it runs on with MOVE this round, \
+                     played for it"
+                ),
+            });
+        }
         return refuse(format!(
             "{unit} has no cards to choose now (it is not in the melee, has chosen already, or its play is forced)"
         ));

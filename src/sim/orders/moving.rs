@@ -59,10 +59,10 @@ pub(super) fn do_move(
             };
             match setup.mover.try_step_gamble(board, &pose, s) {
                 Ok((_, c, _)) if c > setup.left - spent => {
-                    let why = crate::rules::movement::StepRefusal::TooDear {
-                        cost: c,
-                        left: setup.left - spent,
-                    };
+                    let why =
+                        setup
+                            .mover
+                            .too_dear(board, &pose, s, c, setup.left - spent, setup.limit);
                     return refuse(at(&why));
                 }
                 Ok((_, _, Some(_))) if chance.is_some() => {

@@ -276,7 +276,10 @@ pub fn breakdown(
     if tm != 0 && s.blow != Blow::Missile {
         parts.push(("TMM".into(), tm));
     }
-    if side == StandSide::Rear {
+    // Seed 003: "a defender caught in such an unfortunate position receives no +25% bonus to
+    // hit if the rider exposes his back to him as he passes by in front": a reply to a rear
+    // attack never counts the rear bonus itself.
+    if side == StandSide::Rear && !ctx.reply_rear {
         parts.push(("through the rear (D12)".into(), seed::REAR_ATTACK));
     }
     if let Some(m) = att.mount {
@@ -286,7 +289,8 @@ pub fn breakdown(
             parts.push(("over the horse's head (D11)".into(), seed::HEAD_END));
         }
         let exempt = att.melee_weapon(t).is_some_and(|w| w.speed_exempt());
-        let charging = tac_of(fight, a) == Some(super::cards::TacCard::Charge);
+        // C7: the "Full Charge" row is a movement charge's, not the CHARGE card's.
+        let charging = super::cards::full_charge(fight, a);
         let p = rider_speed_penalty(speed_of(fight, a), charging);
         if p != 0 && !exempt && s.blow != Blow::Missile {
             parts.push((

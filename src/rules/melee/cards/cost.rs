@@ -25,6 +25,16 @@ pub fn speed_of(fight: &Fight, i: usize) -> Gait {
     m.state.melee_gait.unwrap_or(m.gait)
 }
 
+/// C7, C8: `i` (a rider, or a mount) is in a *full charge*: its steed rode a movement charge
+/// this turn ([`super::fight::CombatState::rode_charge`]) and is still at the gallop (each contact slows it
+/// one category, C8). A steed that merely galloped is in the "Gallop" row, whatever TAC card
+/// it plays.
+pub fn full_charge(fight: &Fight, i: usize) -> bool {
+    let f = &fight.fighters[i];
+    let m = f.mount.map_or(f, |m| &fight.fighters[m]);
+    (f.state.rode_charge || m.state.rode_charge) && speed_of(fight, i) == Gait::Gallop
+}
+
 /// A TAC card's cost: nothing in the TAC phase; 2 blows in the card rounds if it moves the
 /// figure, else 1 (D8).
 pub fn tac_cost(t: TacCard, tac_phase: bool) -> u8 {
@@ -77,6 +87,8 @@ fn melee_cost(m: &MeleeCard, me: &Fighter) -> u8 {
         MeleeCard::Move(_) if agile && me.state.free_moves < me.blows_max => 0,
         MeleeCard::Dodge(_) if agile => 0,
         MeleeCard::Horse(HorseCard::Trample { .. }) => 2,
+        // C8: a steed at speed turns as it runs; the turn is part of its MOVE.
+        MeleeCard::Horse(HorseCard::Turn { .. }) => 0,
         _ => 1,
     }
 }

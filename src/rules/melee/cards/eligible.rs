@@ -179,10 +179,17 @@ pub(super) fn common(m: &MeleeCard, me: &Fighter) -> Result<(), Ineligible> {
             "knocked down: it must stand up (MOVE 1\", 1 blow, 1–4 on a d6) before anything else",
         );
     }
-    if at_speed(me) && !matches!(m, MeleeCard::Horse(HorseCard::Move)) {
+    if at_speed(me)
+        && !matches!(
+            m,
+            MeleeCard::Horse(HorseCard::Move) | MeleeCard::Horse(HorseCard::Turn { .. })
+        )
+    {
         return no(
             "C8",
-            "a steed that moved at canter or faster plays only MOVE cards in the melee",
+            "a steed that moved at canter or faster plays only MOVE cards in the melee (it may \
+             turn as it runs, within seed 004's rate); it plays other cards again once slowed \
+             to a trot",
         );
     }
     Ok(())

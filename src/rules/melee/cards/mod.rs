@@ -14,7 +14,7 @@ mod cost;
 mod eligible;
 mod play;
 
-pub use cost::{at_speed, c8_allows, cost, play_cost, speed_of, tac_cost};
+pub use cost::{at_speed, c8_allows, cost, full_charge, play_cost, speed_of, tac_cost};
 pub use eligible::eligibility;
 use eligible::{common, enemy, melee_eligibility, reach_ok, weapon_attack};
 use play::melee_ok;
@@ -129,6 +129,14 @@ pub enum HorseCard {
     Move,
     /// A whirling turn in place to a new heading.
     Wheel {
+        /// The new heading.
+        facing: Dir,
+    },
+    /// A steed at canter or faster turns to a new heading as it runs (C8): no blow, and the
+    /// turns of a melee phase may total no more than seed 004's rate allows ("Cavalry may turn
+    /// 45° per ¼ of their movement, or per ½ move at Gallop") for the ground its MOVE cards
+    /// have covered, this round's included.
+    Turn {
         /// The new heading.
         facing: Dir,
     },
@@ -267,6 +275,7 @@ impl MeleeCard {
             MeleeCard::Dodge(DodgeDir::Back) => "DODGE BACK",
             MeleeCard::Horse(HorseCard::Move) => "MOVE (horse)",
             MeleeCard::Horse(HorseCard::Wheel { .. }) => "WHEEL",
+            MeleeCard::Horse(HorseCard::Turn { .. }) => "TURN (horse at speed)",
             MeleeCard::Horse(HorseCard::Trample { .. }) => "TRAMPLE PRONE FIGURE",
             MeleeCard::Horse(HorseCard::Hamstring { .. }) => "HAMSTRING HORSE",
         }
@@ -361,6 +370,7 @@ impl fmt::Display for MeleeCard {
             MeleeCard::Move(MoveStep::Face(d)) => write!(f, "MOVE 1\" (turn to {})", d.0),
             MeleeCard::Move(MoveStep::StandUp) => write!(f, "MOVE 1\" (stand up)"),
             MeleeCard::Horse(HorseCard::Wheel { facing }) => write!(f, "WHEEL to {}", facing.0),
+            MeleeCard::Horse(HorseCard::Turn { facing }) => write!(f, "TURN to {}", facing.0),
             c => match c.target() {
                 Some(t) => write!(f, "{} → {t}", c.name()),
                 None => f.write_str(c.name()),

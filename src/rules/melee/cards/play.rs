@@ -399,11 +399,24 @@ pub fn check_play(
             "a horse dodges only when it is not otherwise occupied",
         );
     }
-    if at_speed(me) && me.blows > 0 && !tac_phase && c.melee.is_empty() {
+    let runs = c
+        .melee
+        .iter()
+        .any(|m| matches!(m, MeleeCard::Horse(HorseCard::Move)));
+    if at_speed(me) && me.blows > 0 && !tac_phase && !runs {
         return no(
             "C8",
-            "a steed that moved at canter or faster must play MOVE at every opportunity",
+            "a steed that moved at canter or faster must play MOVE at every opportunity (add \
+             MOVE; it may TURN with it)",
         );
+    }
+    if c.melee
+        .iter()
+        .filter(|m| matches!(m, MeleeCard::Horse(HorseCard::Turn { .. })))
+        .count()
+        > 1
+    {
+        return no("C8", "one TURN per card round: name the heading it ends on");
     }
     let cost = play_cost(fight, i, c, tables, tac_phase);
     if cost > me.blows {
