@@ -39,7 +39,7 @@ pub struct LevelFile {
     /// One or two sentences for the start screen.
     #[serde(default)]
     pub description: String,
-    /// A built-in ruleset (`destrier`, `asl`, `realms`) or a path inside the level file's
+    /// A built-in ruleset (`destrier`, `asl`, `realms`, `supplement`) or a path inside the level file's
     /// folder, relative to it (no absolute paths, no `..`).
     pub ruleset: String,
     /// Columns.

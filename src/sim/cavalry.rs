@@ -370,6 +370,14 @@ fn split_for_mount(world: &mut World, unit: &str, horse: &str) -> Option<Result<
         Ok(Capacity::Fits) => None,
         Err(why) => Some(refuse(why)),
         Ok(split) => {
+            // Everything the Mount itself checks comes before any counter is split: a refused
+            // Mount splits nothing (A5 only to carry out an A4 mount that will happen).
+            if let Err(why) = own(world, unit)
+                .and_then(|_| super::melee::check_can_act(world, unit, false))
+                .and_then(|()| super::orders::check_asl_mount(world, e, h))
+            {
+                return Some(Err(why));
+            }
             let (keep, new_body, suffix) = match split {
                 Capacity::DeployToHalfSquads => (2, 2, "hs"),
                 _ => (horses as u16, 1, "smc"),

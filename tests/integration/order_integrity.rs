@@ -247,7 +247,12 @@ fn refused_orders_change_nothing_and_saves_replay_on_every_level() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for path in crate::melee_ends::level_paths() {
         let level = load_level_file(&path).expect("level loads");
-        for seed in 0..3 {
+        // More seeds on demand (`WARHORSE_ORDER_SEEDS=40 cargo test order_integrity`).
+        let seeds = std::env::var("WARHORSE_ORDER_SEEDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3u64);
+        for seed in 0..seeds {
             play(&level, seed, 600, &mut tally);
         }
         // The same level with both sides thrown together: melees from the first turn.

@@ -58,7 +58,7 @@ pub const DEFAULT_LEVEL: &str = include_str!("../../../levels/default.ron");
 pub const DEFAULT_LEVEL_NAME: &str = "<embedded default>";
 
 /// The rulesets shipped in the binary; a level's `ruleset` field may name any of them.
-pub const BUILTIN_RULESETS: [&str; 3] = ["destrier", "asl", "realms"];
+pub const BUILTIN_RULESETS: [&str; 4] = ["destrier", "asl", "realms", "supplement"];
 
 /// Most sides a level may have: occupancy is stored as side + 1 in a byte, and more than a
 /// handful of sides is never a real battle.
@@ -71,6 +71,7 @@ pub const MAX_ERRORS: usize = 200;
 const DESTRIER_SRC: &str = include_str!("../../../rulesets/destrier.ron");
 const ASL_SRC: &str = include_str!("../../../rulesets/asl.ron");
 const REALMS_SRC: &str = include_str!("../../../rulesets/realms.ron");
+const SUPPLEMENT_SRC: &str = include_str!("../../../rulesets/supplement.ron");
 
 /// Longest string (or any other single value) accepted, in characters. Rows are at most
 /// [`MAX_SIDE`] long and names far shorter; the bound also caps how deep any recursive parse of
@@ -85,11 +86,12 @@ fn builtin_source(name: &str) -> Option<&'static str> {
         "destrier" => Some(DESTRIER_SRC),
         "asl" => Some(ASL_SRC),
         "realms" => Some(REALMS_SRC),
+        "supplement" => Some(SUPPLEMENT_SRC),
         _ => None,
     }
 }
 
-/// A ruleset shipped in the binary, by name (`destrier`, `asl`, `realms`). `None` for any other
+/// A ruleset shipped in the binary, by name (`destrier`, `asl`, `realms`, `supplement`). `None` for any other
 /// name — and, defensively, if the embedded text failed to load, which a unit test rules out.
 pub fn builtin_ruleset(name: &str) -> Option<Ruleset> {
     let src = builtin_source(name)?;

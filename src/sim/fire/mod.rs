@@ -398,7 +398,11 @@ pub fn cast_odds(
         .is_some_and(|b| b.cast_turn.contains(&entities[i]));
     rf::check_cast(&fight, tables(), i, spell, target, cast).map_err(Refusal)?;
     act::check_turn(world, &fight, i, SubStep::Cast)?;
-    rf::cast_chance(tables(), spell).ok_or_else(|| Refusal(format!("no spell {spell:?}")))
+    rf::cast_chance(tables(), spell).ok_or_else(|| {
+        Refusal(format!(
+            "D3: there is no spell {spell:?} in data/combat.ron; name one the caster knows"
+        ))
+    })
 }
 
 /// Shots `unit` may still loose in this half (D3/D5), or `None` for no such figure.

@@ -15,7 +15,7 @@ pub(super) fn activity_order(
     let a = *world.get::<Allowance>(e).expect("allowance");
     let Some(p) = rules.activities.get(&act) else {
         return refuse(format!(
-            "the {} ruleset has no {act:?} activity",
+            "R2/D15: the {} ruleset has no {act:?} activity",
             rules.name
         ));
     };

@@ -23,6 +23,7 @@ mod mounting;
 mod moving;
 
 use activity::{activity_order, end_side};
+pub(crate) use mounting::check_asl_mount;
 use mounting::{dismount, mount};
 use moving::{do_move, set_gait};
 
@@ -313,7 +314,7 @@ fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
     let phase = *world.resource::<State<Phase>>().get();
     if !phase.is_half_move() {
         return refuse(format!(
-            "orders are given in the half-moves (D4); it is the {}",
+            "D4: orders are given in the half-moves; it is the {}",
             phase.label()
         ));
     }

@@ -101,6 +101,30 @@ fn asl_exchange(
     Ok((inf, hm, c))
 }
 
+/// A4, read only: may infantry `e` mount horse `h` of an `asl` game now — in its hex, with
+/// the MF the exchange needs? The A5 split of a horse counter asks this before it splits, so
+/// that a refused Mount changes nothing.
+pub(crate) fn check_asl_mount(world: &World, e: Entity, h: Entity) -> Result<(), Refusal> {
+    let Some(mount_mf) = world.resource::<Rules>().0.asl.as_ref().map(|n| n.mount_mf) else {
+        return Ok(());
+    };
+    let at = world.get::<Position>(e).map(|p| p.0);
+    let hat = world.get::<Position>(h).map(|p| p.0);
+    if let (Some(at), Some(hat)) = (at, hat)
+        && at != hat
+    {
+        return refuse(format!(
+            "A4: the horse must be in the same hex to be mounted ({hat} vs {at})"
+        ));
+    }
+    let (Some(inf), Some(hm)) = (world.get::<AslInfantry>(e), world.get::<AslHorse>(h)) else {
+        return Ok(());
+    };
+    asl::mount_or_dismount(&inf.0, &hm.mf, mount_mf)
+        .map(|_| ())
+        .map_err(|r| Refusal(r.to_string()))
+}
+
 /// D15 / R2 price of getting on or off `h` for rider `e`.
 fn mount_cost_of(world: &World, e: Entity, h: Entity) -> Result<Mp, Refusal> {
     let rules = &world.resource::<Rules>().0;
@@ -112,8 +136,9 @@ fn mount_cost_of(world: &World, e: Entity, h: Entity) -> Result<Mp, Refusal> {
     let size = world
         .get::<SteedSizeOf>(h)
         .map_or(SteedSize::Large, |s| s.0);
-    mount_cost(rules, ra.basis, species, enc, size)
-        .ok_or_else(|| Refusal("no mounting rule in this ruleset".into()))
+    mount_cost(rules, ra.basis, species, enc, size).ok_or_else(|| {
+        Refusal("D15/R2/A4: this ruleset sets no price for mounting, so nobody may mount".into())
+    })
 }
 
 /// R2: the species rate of a half-move, before conditions.
@@ -134,7 +159,9 @@ pub(super) fn dismount(
     phase: Phase,
 ) -> Result<(), Refusal> {
     let Some(h) = world.get::<RidingOn>(e).map(|r| r.0) else {
-        return refuse("it is not mounted");
+        return refuse(format!(
+            "D15: {id} is not mounted: there is nothing to dismount from"
+        ));
     };
     let rules = world.resource::<Rules>().0.clone();
     let grid = rules.grid;

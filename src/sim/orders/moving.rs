@@ -25,7 +25,9 @@ pub(super) fn do_move(
     phase: Phase,
 ) -> Result<(), Refusal> {
     if steps.is_empty() {
-        return refuse("a move needs at least one step");
+        return refuse(
+            "D4: a move needs at least one step (Forward, Veer, Pivot, Back, Go or Settle)",
+        );
     }
     let setup = setup_move(world, e);
     if let Some(why) = setup.blocked {

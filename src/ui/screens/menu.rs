@@ -334,9 +334,12 @@ pub fn dialog_ui(ctx: &egui::Context, overlays: &mut Overlays) -> Option<ScreenA
         }
         Some(Dialog::Message { title, text }) => {
             window(title).show(ctx, |ui| {
-                ui.set_max_width(520.0);
-                ui.label(text.as_str());
-                close = ui.button("OK").clicked();
+                ui.set_max_width(640.0);
+                egui::ScrollArea::vertical()
+                    .max_height(420.0)
+                    .show(ui, |ui| ui.label(text.as_str()));
+                close = ui.button("OK (Enter)").clicked()
+                    || ui.input(|i| i.key_pressed(egui::Key::Enter));
             });
         }
     }

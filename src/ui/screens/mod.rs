@@ -20,6 +20,7 @@ pub mod keys;
 pub mod markdown;
 pub mod melee_cards;
 pub mod menu;
+pub mod reveal;
 pub mod saves;
 pub mod sight_lines;
 pub mod start;
@@ -86,6 +87,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<saves::Autosave>()
             .init_resource::<SideControls>()
             .init_resource::<Handover>()
+            .init_resource::<reveal::RevealWatch>()
             .init_resource::<cards::Cards>()
             .init_resource::<cards::Picks>()
             .init_resource::<ScreenActions>()
@@ -123,6 +125,7 @@ impl Plugin for ScreensPlugin {
                     ai_play::follow_fast_forward.run_if(in_state(Screen::Playing)),
                     ai_play::drive_ai.run_if(in_state(Screen::Playing)),
                     actions::watch_game.run_if(in_state(Screen::Playing)),
+                    reveal::watch_reveals.run_if(in_state(Screen::Playing)),
                     ai_play::lock_orders,
                     ai_play::toggle_explain,
                     ai_play::follow_explain.run_if(in_state(Screen::Playing)),
