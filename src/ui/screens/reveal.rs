@@ -38,9 +38,13 @@ pub fn last_round(log: &[LogEntry], from: usize) -> Option<(String, Vec<String>)
                 && !l.text.ends_with("face down.")
                 && !l.text.ends_with(", face down (D6, D9).")
         })
-        .map(|l| match &l.roll {
-            Some(r) => format!("{}  [{} {}: {}]", l.text, r.by, r.die, r.value),
-            None => l.text.clone(),
+        .map(|l| {
+            // The log panel's spelling: egui's default fonts have no arrows.
+            let text = crate::ui::play::panels::printable(&l.text);
+            match &l.roll {
+                Some(r) => format!("{text}  [{} {}: {}]", r.by, r.die, r.value),
+                None => text,
+            }
         })
         .collect();
     Some((title, lines))
@@ -99,6 +103,11 @@ mod tests {
         assert_eq!(title, "Card round 2");
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[1].contains("a hit"));
+        assert!(
+            lines[0].contains("DELIVER BLOW -> b"),
+            "arrows spelled out: {}",
+            lines[0]
+        );
         assert_eq!(last_round(&log, 4), None, "nothing faced after line 4");
     }
 }
