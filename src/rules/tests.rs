@@ -12,10 +12,12 @@ use super::mp::{Frac, Mp};
 use super::reach::reachable;
 use super::ruleset::{Activity, Encumbrance, Ruleset, SteedSize};
 
-fn ruleset(name: &str) -> Ruleset {
+/// A shipped ruleset by name, for the rules' tests (any other name: `realms`).
+pub(super) fn ruleset(name: &str) -> Ruleset {
     let src = match name {
         "destrier" => include_str!("../../rulesets/destrier.ron"),
         "asl" => include_str!("../../rulesets/asl.ron"),
+        "supplement" => include_str!("../../rulesets/supplement.ron"),
         _ => include_str!("../../rulesets/realms.ron"),
     };
     ron::Options::default()
@@ -51,7 +53,8 @@ fn board(grid: GridKind) -> Board {
     b
 }
 
-fn mover(rules: &Ruleset, b: &Board, mounted: bool, gait: Gait, basis: Mp) -> Mover {
+/// A mover of side 1 on `b`, neither crawling nor under an ASL gallop, with no forced stops.
+pub(super) fn mover(rules: &Ruleset, b: &Board, mounted: bool, gait: Gait, basis: Mp) -> Mover {
     Mover::new(
         rules,
         b,

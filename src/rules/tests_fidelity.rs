@@ -6,20 +6,9 @@ use super::grid::{Cell, Dir, GridKind};
 use super::movement::{Hand, Mover, MoverSpec, Pose, Step, StepRefusal};
 use super::mp::{Frac, Mp};
 use super::reach::{brute_force, reachable};
-use super::ruleset::{HorseTurning, Ruleset};
+use super::ruleset::HorseTurning;
+use super::tests::{mover, ruleset};
 use std::collections::BTreeMap;
-
-fn ruleset(name: &str) -> Ruleset {
-    let src = match name {
-        "destrier" => include_str!("../../rulesets/destrier.ron"),
-        "asl" => include_str!("../../rulesets/asl.ron"),
-        "supplement" => include_str!("../../rulesets/supplement.ron"),
-        _ => include_str!("../../rulesets/realms.ron"),
-    };
-    ron::Options::default()
-        .from_str(src)
-        .expect("shipped ruleset parses")
-}
 
 fn terrain(name: &str, cost: Option<i64>) -> Terrain {
     Terrain {
@@ -39,22 +28,6 @@ fn open_board(grid: GridKind) -> Board {
         16,
         16,
         vec![terrain("open", Some(1)), terrain("rough", Some(2))],
-    )
-}
-
-fn mover(rules: &Ruleset, b: &Board, mounted: bool, gait: Gait, basis: Mp) -> Mover {
-    Mover::new(
-        rules,
-        b,
-        MoverSpec {
-            side: 1,
-            mounted,
-            gait,
-            basis,
-            crawling: false,
-            asl_gallop: false,
-            stops: vec![],
-        },
     )
 }
 
