@@ -260,7 +260,6 @@ pub(super) fn guess_dodge(
 /// choices still to make are passes, its later rounds are played as passes, its dodge guesses
 /// are none. Refused when the side has nothing to choose or guess now.
 pub(super) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(), Refusal> {
-    let t = tables();
     let Some(n) = world
         .resource::<TurnState>()
         .side_names
@@ -280,17 +279,7 @@ pub(super) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(
             "D7: no figure of {side} has cards to choose or a dodge to guess now"
         ));
     }
-    let mut s = world.resource_mut::<MeleeState>();
-    let fight = s.fight.take().expect("a melee in progress");
-    for &i in &mine {
-        s.passing[i] = true;
-        if s.waiting.contains(&i) {
-            s.choices[i] = Some(flow::pass_play(&fight, t, i, fight.round == 0));
-        }
-    }
-    s.waiting.retain(|i| !mine.contains(i));
-    s.to_guess.retain(|(g, _)| !mine.contains(g));
-    s.fight = Some(fight);
+    pass_for_good(&mut world.resource_mut::<MeleeState>(), &mine);
     say(
         world,
         phase,
@@ -301,29 +290,40 @@ pub(super) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(
     Ok(())
 }
 
+/// Figures `who` pass for the rest of the melee phase: each one still to choose plays its pass
+/// now (PASSIVE SHIELD PARRY, or what D7 forces), later rounds play it for them, and their
+/// dodge guesses are none. Serves `PassMelee` (one side) and `EndSide` (everyone asked).
+fn pass_for_good(s: &mut MeleeState, who: &[usize]) {
+    let t = tables();
+    let fight = s.fight.take().expect("a melee in progress");
+    for &i in who {
+        s.passing[i] = true;
+        if s.waiting.contains(&i) {
+            s.choices[i] = Some(flow::pass_play(&fight, t, i, fight.round == 0));
+        }
+    }
+    s.waiting.retain(|i| !who.contains(i));
+    s.to_guess.retain(|(g, _)| !who.contains(g));
+    s.fight = Some(fight);
+}
+
 /// `EndSide` in a melee: nobody is asked again this melee phase. Every figure still to
 /// choose, and every figure in the later card rounds, passes; guesses not made are none.
 pub(super) fn end_choices(world: &mut World, phase: Phase) -> Result<(), Refusal> {
-    let t = tables();
     let mut s = world.resource_mut::<MeleeState>();
-    let fight = s.fight.take().expect("a melee in progress");
-    let names: Vec<String> = s
+    let asked: Vec<usize> = s
         .waiting
         .iter()
-        .chain(s.to_guess.iter().map(|(g, _)| g))
+        .copied()
+        .chain(s.to_guess.iter().map(|&(g, _)| g))
+        .collect();
+    let fight = s.fight.as_ref().expect("a melee in progress");
+    let names: Vec<String> = asked
+        .iter()
         .map(|&i| fight.fighters[i].id.clone())
         .collect();
-    let waiting = std::mem::take(&mut s.waiting);
-    for i in waiting {
-        s.passing[i] = true;
-        s.choices[i] = Some(flow::pass_play(&fight, t, i, fight.round == 0));
-    }
-    for &(g, _) in &s.to_guess.clone() {
-        s.passing[g] = true;
-    }
-    s.to_guess.clear();
+    pass_for_good(&mut s, &asked);
     s.pass_all = true;
-    s.fight = Some(fight);
     say(
         world,
         phase,
