@@ -1,11 +1,9 @@
 //! AI against AI without a window (`warhorse sim`): whole games played by [`super::next_order`]
 //! for every side, the victory condition, and where the time went.
 //!
-//! **Victory** (our reading, `docs/ai.md`): a side with no figure left in the fight (every
-//! rider and figure on foot down or gone) has lost; when all sides but one have lost, that one
-//! wins, and when all have, it is a draw. A game still undecided after its last turn goes to
-//! the side with the larger share of its starting body points (riders and mounts of figures
-//! still in the fight); equal shares are a draw.
+//! **Victory** is the level's, judged by the game itself (`rules::victory`, `sim::victory`):
+//! this module only stops when the judge says the battle is over, or when the `turns` it was
+//! given run out first, and then asks the judge as if the last turn had ended.
 //!
 //! Same level, same seed, same levels of play: same game. Timings are measured apart, kept
 //! in [`Timing`], and never part of what a test compares.
@@ -79,6 +77,10 @@ pub struct BoutResult {
     pub winner: Option<String>,
     /// Why it ended that way.
     pub reason: String,
+    /// Each side's victory points at the end.
+    pub points: Vec<u32>,
+    /// Whether the battle ended before its last turn (an objective or a side eliminated).
+    pub decided_early: bool,
     /// Turns played (the last one included).
     pub turns: u32,
     /// Every side at the end.
@@ -122,53 +124,6 @@ pub fn standings(game: &mut Game, levels: &[AiLevel], start: Option<&[Standing]>
         .collect()
 }
 
-/// The victory condition while the game runs: `Some((winner, reason))` once it is decided.
-pub fn decided(st: &[Standing]) -> Option<(Option<usize>, String)> {
-    let alive: Vec<usize> = (0..st.len())
-        .filter(|&s| st[s].lost < st[s].figures)
-        .collect();
-    match alive.as_slice() {
-        [] => Some((None, "no side has a figure left in the fight".into())),
-        [w] if st.len() > 1 => Some((
-            Some(*w),
-            "every other side has no figure left in the fight".into(),
-        )),
-        _ => None,
-    }
-}
-
-/// The victory condition at the turn limit: the larger share of starting body points.
-pub fn on_points(st: &[Standing]) -> (Option<usize>, String) {
-    let share = |s: &Standing| (s.body_left as u64, s.body_start.max(1) as u64);
-    let mut best: Option<usize> = None;
-    let mut tie = false;
-    for i in 0..st.len() {
-        match best {
-            None => best = Some(i),
-            Some(b) => {
-                let (ln, ld) = share(&st[i]);
-                let (bn, bd) = share(&st[b]);
-                match (ln * bd).cmp(&(bn * ld)) {
-                    std::cmp::Ordering::Greater => {
-                        best = Some(i);
-                        tie = false;
-                    }
-                    std::cmp::Ordering::Equal => tie = true,
-                    std::cmp::Ordering::Less => {}
-                }
-            }
-        }
-    }
-    if tie || best.is_none() {
-        (None, "turn limit: equal shares of body points left".into())
-    } else {
-        (
-            best,
-            "turn limit: the larger share of body points left".into(),
-        )
-    }
-}
-
 /// Plays one AI-against-AI game of `level` with dice `seed` for at most `turns` turns, side
 /// `i` at `levels[i]` (the baseline where not given).
 pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutResult {
@@ -190,12 +145,7 @@ pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutRes
     let mut result: Option<(Option<usize>, String)> = None;
     while orders < cap {
         let turn = game.app.world().resource::<TurnState>().turn;
-        if turn > turns {
-            break;
-        }
-        let st = standings(&mut game, &levels, Some(&start));
-        if let Some(d) = decided(&st) {
-            result = Some(d);
+        if turn > turns || game.outcome().is_some() {
             break;
         }
         let phase = game.phase();
@@ -236,12 +186,21 @@ pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutRes
     }
     let sides = standings(&mut game, &levels, Some(&start));
     let played = game.app.world().resource::<TurnState>().turn.min(turns);
-    let (winner, reason) = result.unwrap_or_else(|| on_points(&sides));
+    let decided_early = game
+        .outcome()
+        .is_some_and(|o| o.turn < game.judge().map_or(0, |j| j.victory.turns));
+    let judged = game.outcome_now();
+    let (winner, reason) = match result {
+        Some(r) => r,
+        None => (judged.winner.map(usize::from), judged.reason.clone()),
+    };
     timing.total_us = micros(t0.elapsed());
     BoutResult {
         seed,
-        winner: winner.map(|w| sides[w].side.clone()),
+        winner: winner.and_then(|w| sides.get(w)).map(|s| s.side.clone()),
         reason,
+        points: judged.points,
+        decided_early,
         turns: played,
         sides,
         orders,

@@ -6,6 +6,7 @@ use crate::level::load::parse_ron_text;
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::snapshot::Snapshot;
+use crate::sim::victory::Report;
 use serde::Serialize;
 use std::path::Path;
 
@@ -23,6 +24,9 @@ struct ScriptOut {
     level: String,
     seed: u64,
     orders: Vec<OrderOut>,
+    /// Issue 12: how the battle ended, once it has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Report>,
     #[serde(flatten)]
     state: Snapshot,
 }
@@ -82,10 +86,16 @@ fn play(level: &crate::level::Level, orders: &[Order], seed: u64) -> ScriptOut {
             }
         })
         .collect();
+    let turn = game
+        .app
+        .world()
+        .resource::<crate::sim::phase::TurnState>()
+        .clone();
     ScriptOut {
         level: level.file.name.clone(),
         seed,
         orders: results,
+        outcome: game.outcome().map(|o| Report::new(o, &turn)),
         state: game.snapshot(),
     }
 }
@@ -105,6 +115,20 @@ fn print_text(out: &ScriptOut) {
         }
     }
     let s = &out.state;
+    if let Some(o) = &out.outcome {
+        let who = o
+            .winner
+            .as_ref()
+            .map_or("a draw".to_string(), |w| format!("{w} wins"));
+        let pts: Vec<String> = o.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
+        let _ = writeln!(
+            text,
+            "\nThe battle is over in turn {}: {who} ({}). Victory points: {}.",
+            o.turn,
+            o.reason,
+            pts.join(", ")
+        );
+    }
     let _ = writeln!(
         text,
         "\nTurn {}, {}{}",

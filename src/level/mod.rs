@@ -60,6 +60,12 @@ pub struct LevelFile {
     /// D1: a side taken by surprise; the other side has the initiative in the first turn.
     #[serde(default)]
     pub surprised: Option<String>,
+    /// How the battle is won (issue 12): the turn limit and each side's objectives.
+    #[serde(default)]
+    pub victory: Option<crate::rules::victory::VictorySpec>,
+    /// The side a new player should take in a first game.
+    #[serde(default)]
+    pub suggested_side: Option<String>,
 }
 
 /// Who plays a side.
@@ -79,6 +85,10 @@ pub struct SideSpec {
     pub name: String,
     /// Human or AI.
     pub control: Control,
+    /// What this side's commander is told before the first turn (issue 12): read behind
+    /// the hand-over screen in hot-seat.
+    #[serde(default)]
+    pub briefing: String,
 }
 
 /// One figure placed on the map.
@@ -154,4 +164,6 @@ pub struct Level {
     pub board: Board,
     /// The figures.
     pub figures: Vec<PlacedFigure>,
+    /// How the battle is won, checked.
+    pub victory: crate::rules::victory::Victory,
 }

@@ -21,3 +21,6 @@ pub mod sight;
 mod tests;
 #[cfg(test)]
 mod tests_fidelity;
+pub mod victory;
+#[cfg(test)]
+mod victory_tests;

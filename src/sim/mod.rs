@@ -15,6 +15,7 @@ pub mod phase;
 pub mod record;
 pub mod snapshot;
 pub mod transaction;
+pub mod victory;
 pub mod world;
 
 use crate::level::Level;
@@ -47,8 +48,10 @@ impl Plugin for SimPlugin {
                     TurnSet::Movement,
                     TurnSet::Melee,
                     TurnSet::EndTurn,
+                    TurnSet::Victory,
                 )
-                    .chain(),
+                    .chain()
+                    .distributive_run_if(victory::battle_on),
             )
             .add_systems(
                 Update,
@@ -69,6 +72,9 @@ impl Plugin for SimPlugin {
                     end_of_turn
                         .in_set(TurnSet::EndTurn)
                         .run_if(in_state(Phase::EndOfTurn)),
+                    victory::judge
+                        .in_set(TurnSet::Victory)
+                        .run_if(resource_exists::<victory::Judge>),
                 ),
             )
             .add_systems(
@@ -190,6 +196,7 @@ impl Game {
         world::spawn_level(app.world_mut(), level);
         melee::attach_profiles(app.world_mut(), level);
         cavalry::attach(app.world_mut(), level);
+        app.insert_resource(victory::Judge::new(level.victory.clone()));
         app.insert_resource(crate::ai::Groups::of_level(level));
         // The turn's systems run in one chain: a thread pool has nothing to run in parallel
         // and only adds thread wake-ups to every order (most of an AI side-turn's time).
@@ -271,6 +278,7 @@ impl Game {
             let phase = *self.app.world().resource::<State<Phase>>().get();
             let pending = self.app.world().resource::<TurnState>().pending;
             if (phase.is_half_move() && !pending)
+                || self.outcome().is_some()
                 || melee::waiting(self.app.world())
                 || charge::waiting(self.app.world())
                 || fire::waiting(self.app.world())
@@ -284,6 +292,12 @@ impl Game {
     /// its dice and its log — whatever the order's handler did before it refused (see
     /// [`transaction`]).
     pub fn order(&mut self, order: &Order) -> Result<(), Refusal> {
+        if let Some(out) = self.outcome() {
+            return Err(Refusal(format!(
+                "the battle is over ({}): no more orders",
+                out.reason
+            )));
+        }
         let log_before = self.app.world().resource::<GameLog>().0.len();
         let mark = transaction::mark(self.app.world_mut());
         if let Err(refusal) = apply_order(self.app.world_mut(), order) {
@@ -348,6 +362,44 @@ impl Game {
         // Replaying recomputes the floor: the same orders roll the same dice.
         *self = Game::from_record(&rec).map_err(|e| Refusal(e.to_string()))?;
         Ok(())
+    }
+
+    /// How the battle ended, once it has (issue 12); `None` while it goes on.
+    pub fn outcome(&self) -> Option<&crate::rules::victory::Outcome> {
+        self.app
+            .world()
+            .get_resource::<victory::Judge>()
+            .and_then(|j| j.outcome.as_ref())
+    }
+
+    /// The level's victory conditions and what has been achieved so far.
+    pub fn judge(&self) -> Option<&victory::Judge> {
+        self.app.world().get_resource::<victory::Judge>()
+    }
+
+    /// The outcome, or, for a battle still going on, the judgement as if its last turn had
+    /// just ended: what `warhorse sim` reports for a game it stops early.
+    pub fn outcome_now(&mut self) -> crate::rules::victory::Outcome {
+        if let Some(out) = self.outcome() {
+            return out.clone();
+        }
+        let facts = victory::facts(self.app.world_mut());
+        let turn = self.app.world().resource::<TurnState>().clone();
+        let judge = self.app.world().resource::<victory::Judge>();
+        let mut tracker = judge.tracker.clone();
+        let size = {
+            let m = &self.app.world().resource::<Map>().0;
+            (m.width, m.height)
+        };
+        tracker.observe(&judge.victory, &facts, size, turn.turn, false);
+        tracker
+            .decide(&judge.victory, &facts, turn.sides, turn.turn, true)
+            .unwrap_or(crate::rules::victory::Outcome {
+                winner: None,
+                reason: "no side to judge".into(),
+                turn: turn.turn,
+                points: Vec::new(),
+            })
     }
 
     /// The current phase.

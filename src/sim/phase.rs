@@ -103,6 +103,8 @@ pub enum TurnSet {
     Melee,
     /// End-of-turn bookkeeping.
     EndTurn,
+    /// Issue 12: the judge looks whether the battle is over.
+    Victory,
 }
 
 /// Where the turn stands.

@@ -149,24 +149,6 @@ fn i5_play_side_turn_and_explain() {
     assert!(!warhorse::ai::waits_for(&mut g, side));
 }
 
-#[test]
-fn i6_sim_victory_condition() {
-    use bout::{Standing, decided, on_points};
-    let s = |lost, left| Standing {
-        side: "x".into(),
-        level: AiLevel::Table,
-        figures: 4,
-        lost,
-        body_start: 100,
-        body_left: left,
-    };
-    assert_eq!(decided(&[s(0, 100), s(1, 90)]), None);
-    assert_eq!(decided(&[s(4, 0), s(1, 90)]).map(|d| d.0), Some(Some(1)));
-    assert_eq!(decided(&[s(4, 0), s(4, 0)]).map(|d| d.0), Some(None));
-    assert_eq!(on_points(&[s(0, 80), s(1, 90)]).0, Some(1));
-    assert_eq!(on_points(&[s(0, 90), s(1, 90)]).0, None);
-}
-
 /// A footman of each side in contact; Red is surprised, so Blue has the initiative and Red
 /// may not walk out of the contact (D16).
 fn contact_game() -> Game {

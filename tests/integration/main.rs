@@ -17,6 +17,7 @@ mod script_examples;
 mod sim_orders;
 mod ui_play;
 mod ui_screens;
+mod victory;
 
 /// Runs the real `warhorse` binary in the package root: its exit code, stdout and stderr.
 pub fn warhorse(args: &[&str]) -> (i32, String, String) {

@@ -76,8 +76,13 @@ fn a_scripted_melee_replays_identically_and_reads_like_a_turn() {
         .filter(|l| l["phase"] == "TAC phase" && l["roll"].is_object())
         .count();
     assert!(rolls >= 5, "{rolls} rolls in the TAC phase");
-    // The melee is over and the game moved on to the next turn.
-    assert_eq!(v["turn"], 2);
+    // The melee took both Blue footmen out of the fight, and with them the battle: the judge
+    // ends it in turn 1 (issue 12) instead of starting a turn nobody can fight.
+    assert_eq!(v["turn"], 1);
+    assert_eq!(v["outcome"]["winner"], "Red", "{}", v["outcome"]);
+    assert!(has(
+        "The battle is over. Red wins: every enemy figure is out of the fight."
+    ));
     let seed4 = script(LEVEL, ORDERS, 4);
     assert_ne!(a, seed4, "another seed, another fight");
 }

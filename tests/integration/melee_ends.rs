@@ -126,7 +126,8 @@ fn melee_rounds(game: &mut Game, how: Player, rng: &mut ChaCha8Rng, what: &str) 
         orders += 1;
         assert!(orders < 20_000, "{what}: no end after {orders} orders");
         let snap = game.snapshot();
-        if snap.turn >= 2 {
+        // The turn ends, or the battle does (a side out of the fight, an area held: issue 12).
+        if snap.turn >= 2 || game.outcome().is_some() {
             break;
         }
         let phase = game.phase();

@@ -44,6 +44,7 @@ pub(super) fn build_level(lf: LevelFile, rules: Option<Ruleset>, cx: &mut Ctx) -
     let (placed, ids) = check_figures(&lf, rules.as_ref(), &map, &sides, cx);
     check_groups(&lf, &ids, cx);
     check_beloved(&lf, &ids, cx);
+    let victory = super::check_victory::check_victory(&lf, &sides, cx);
 
     let rules = rules?;
     if !cx.errors.is_empty() {
@@ -63,6 +64,7 @@ pub(super) fn build_level(lf: LevelFile, rules: Option<Ruleset>, cx: &mut Ctx) -
         rules,
         board,
         figures: placed,
+        victory,
     })
 }
 

@@ -38,6 +38,7 @@ use std::path::Path;
 
 mod check_level;
 mod check_ruleset;
+mod check_victory;
 mod context;
 mod read;
 mod scan;

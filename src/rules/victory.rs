@@ -1,0 +1,473 @@
+//! Who wins a battle, and why: victory conditions as level data, and the one judge that the
+//! window, `warhorse sim` and `warhorse script` all ask (issue 12). Pure data and functions:
+//! the simulation gathers [`FigureFact`]s and keeps a [`Tracker`]; nothing here knows ECS.
+//!
+//! The reading (`docs/rules.md`, "Victory"): a side with no rider or footman left in the fight
+//! has lost, and the last side with one wins; an objective marked `wins` ends the battle at
+//! once for its side; otherwise, after the level's last turn, the larger total of victory
+//! points wins (objectives achieved, plus every enemy figure and horse removed), and equal
+//! totals are a draw.
+
+use crate::rules::grid::Cell;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A level's victory conditions as the file writes them (`victory: (...)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VictorySpec {
+    /// The last turn: after it, victory points decide.
+    pub turns: u32,
+    /// Each side's goals.
+    #[serde(default)]
+    pub objectives: Vec<ObjectiveSpec>,
+    /// Whether removing an enemy figure or horse scores its value (on unless turned off).
+    #[serde(default = "yes")]
+    pub figure_points: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One side's goal, as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveSpec {
+    /// The side that scores it.
+    pub side: String,
+    /// What must happen.
+    pub goal: Goal,
+    /// Victory points when achieved.
+    #[serde(default)]
+    pub points: u32,
+    /// Achieving it wins the battle at once.
+    #[serde(default)]
+    pub wins: bool,
+    /// Words for the objectives panel; made from the goal when empty.
+    #[serde(default)]
+    pub name: String,
+}
+
+/// What an objective asks for. Cells are `(x, y)` as everywhere in a level file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Goal {
+    /// Hold an area at the end of `turns` turns running, counting from turn `from_turn`: a
+    /// side holds it when one of its figures in the fight stands in it and no enemy's does.
+    Hold {
+        /// The cells.
+        area: Vec<(i32, i32)>,
+        /// Turn ends running it must be held (1 by default).
+        #[serde(default = "one")]
+        turns: u32,
+        /// The first turn whose end counts (1 by default).
+        #[serde(default = "one")]
+        from_turn: u32,
+    },
+    /// Every named figure stands, in the fight, on a cell of a map edge (escort, breakthrough).
+    Exit {
+        /// Figure ids (riders or figures on foot).
+        figures: Vec<String>,
+        /// Which edge.
+        edge: Edge,
+    },
+    /// Every named figure stands, in the fight, in an area.
+    Reach {
+        /// Figure ids.
+        figures: Vec<String>,
+        /// The cells.
+        area: Vec<(i32, i32)>,
+    },
+    /// Every named (enemy) figure is out of the fight.
+    Kill {
+        /// Figure ids.
+        figures: Vec<String>,
+    },
+    /// Every named figure is still in the fight when the battle ends (a prisoner, a banner,
+    /// a lord). Scored at the end only.
+    Protect {
+        /// Figure ids.
+        figures: Vec<String>,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A map edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    /// Row 0.
+    N,
+    /// The last column.
+    E,
+    /// The last row.
+    S,
+    /// Column 0.
+    W,
+}
+
+impl Edge {
+    /// True when `c` lies on this edge of a `w` × `h` map.
+    pub fn holds(self, c: Cell, w: i32, h: i32) -> bool {
+        match self {
+            Edge::N => c.y == 0,
+            Edge::E => c.x == w - 1,
+            Edge::S => c.y == h - 1,
+            Edge::W => c.x == 0,
+        }
+    }
+
+    /// The edge in words.
+    pub fn word(self) -> &'static str {
+        match self {
+            Edge::N => "north",
+            Edge::E => "east",
+            Edge::S => "south",
+            Edge::W => "west",
+        }
+    }
+}
+
+/// A checked objective: its side as an index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Objective {
+    /// Index of the side that scores it.
+    pub side: u8,
+    /// What must happen.
+    pub goal: Goal,
+    /// Victory points.
+    pub points: u32,
+    /// Achieving it wins at once.
+    pub wins: bool,
+    /// Words for the panel and the log.
+    pub name: String,
+}
+
+/// A level's checked victory conditions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Victory {
+    /// The last turn.
+    pub turns: u32,
+    /// The objectives.
+    pub objectives: Vec<Objective>,
+    /// Removed enemy figures and horses score their value.
+    pub figure_points: bool,
+}
+
+/// Turns a level without a `victory` block plays: long enough for any of ours to be decided.
+pub const DEFAULT_TURNS: u32 = 12;
+
+impl Default for Victory {
+    fn default() -> Victory {
+        Victory {
+            turns: DEFAULT_TURNS,
+            objectives: Vec::new(),
+            figure_points: true,
+        }
+    }
+}
+
+/// Words for an objective that has no name.
+pub fn describe(goal: &Goal) -> String {
+    let list = |f: &[String]| f.join(", ");
+    match goal {
+        Goal::Hold {
+            area,
+            turns,
+            from_turn,
+        } => {
+            let cells = if area.len() == 1 {
+                format!("cell {:?}", area[0])
+            } else {
+                format!("{} cells", area.len())
+            };
+            let when = match (*turns, *from_turn) {
+                (1, 1) => "at the end of a turn".to_string(),
+                (1, t) => format!("at the end of turn {t} or later"),
+                (n, 1) => format!("for {n} turns running"),
+                (n, t) => format!("for {n} turns running from turn {t}"),
+            };
+            format!("hold {cells} {when}")
+        }
+        Goal::Exit { figures, edge } => {
+            format!("get {} to the {} edge", list(figures), edge.word())
+        }
+        Goal::Reach { figures, area } => {
+            format!("get {} into the {} marked cells", list(figures), area.len())
+        }
+        Goal::Kill { figures } => format!("take {} out of the fight", list(figures)),
+        Goal::Protect { figures } => format!("keep {} in the fight", list(figures)),
+    }
+}
+
+/// What the judge needs to know about one figure now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FigureFact {
+    /// Its id.
+    pub id: String,
+    /// Its side.
+    pub side: u8,
+    /// Where it stands.
+    pub cell: Cell,
+    /// Still in the fight (not down, dead or gone).
+    pub fighting: bool,
+    /// A horse (a mount or a riderless one): never holds ground, never keeps a side alive.
+    pub horse: bool,
+    /// Victory points its enemies score when it is removed.
+    pub value: u32,
+}
+
+/// A figure's worth when removed (our reading, docs/rules.md): a rider or footman is worth
+/// its blows plus its armour, a horse its blows; at least 1. A knight (5 blows, armour 7) is
+/// worth 12, a footman (4, 3) 7, an archer (3, 1) 4.
+pub fn figure_value(blows: u8, armour: u8, horse: bool) -> u32 {
+    let v = u32::from(blows) + if horse { 0 } else { u32::from(armour) };
+    v.max(1)
+}
+
+/// What the judge remembers between looks: the figures it has seen (so a figure removed
+/// from the map still counts as lost), how long each area has been held, and which
+/// objectives are achieved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tracker {
+    /// Every figure ever seen: side, horse, value.
+    pub roster: BTreeMap<String, (u8, bool, u32)>,
+    /// Per objective: turn ends held running (holds only).
+    pub held: Vec<u32>,
+    /// Per objective: the named figures that have been where they had to be.
+    pub arrived: Vec<BTreeSet<String>>,
+    /// Per objective: the turn it was achieved.
+    pub achieved: Vec<Option<u32>>,
+}
+
+/// The end of a battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The winning side, `None` for a draw.
+    pub winner: Option<u8>,
+    /// Why, in a sentence.
+    pub reason: String,
+    /// The turn it ended in.
+    pub turn: u32,
+    /// Each side's victory points.
+    pub points: Vec<u32>,
+}
+
+impl Tracker {
+    /// A tracker for `v`.
+    pub fn new(v: &Victory) -> Tracker {
+        let n = v.objectives.len();
+        Tracker {
+            roster: BTreeMap::new(),
+            held: vec![0; n],
+            arrived: vec![BTreeSet::new(); n],
+            achieved: vec![None; n],
+        }
+    }
+
+    /// Looks at the field: notes new figures, arrivals, kills, and at a turn's end
+    /// (`turn_end`) the areas held. Returns the objectives achieved by this look.
+    pub fn observe(
+        &mut self,
+        v: &Victory,
+        facts: &[FigureFact],
+        size: (i32, i32),
+        turn: u32,
+        turn_end: bool,
+    ) -> Vec<usize> {
+        for f in facts {
+            self.roster
+                .entry(f.id.clone())
+                .or_insert((f.side, f.horse, f.value));
+        }
+        let by_id: BTreeMap<&str, &FigureFact> = facts.iter().map(|f| (f.id.as_str(), f)).collect();
+        let fighting = |id: &str| by_id.get(id).is_some_and(|f| f.fighting);
+        let mut now = Vec::new();
+        for (i, o) in v.objectives.iter().enumerate() {
+            if self.achieved[i].is_some() {
+                continue;
+            }
+            let done = match &o.goal {
+                Goal::Hold {
+                    area,
+                    turns,
+                    from_turn,
+                } => {
+                    if turn_end && turn >= *from_turn {
+                        if holds(o.side, area, facts) {
+                            self.held[i] += 1;
+                        } else {
+                            self.held[i] = 0;
+                        }
+                    }
+                    self.held[i] >= (*turns).max(1)
+                }
+                Goal::Exit { figures, edge } => {
+                    let (w, h) = size;
+                    self.arrive(i, figures, &by_id, |c| edge.holds(c, w, h))
+                }
+                Goal::Reach { figures, area } => {
+                    self.arrive(i, figures, &by_id, |c| area.contains(&(c.x, c.y)))
+                }
+                Goal::Kill { figures } => figures.iter().all(|id| !fighting(id)),
+                Goal::Protect { .. } => false,
+            };
+            if done {
+                self.achieved[i] = Some(turn);
+                now.push(i);
+            }
+        }
+        now
+    }
+
+    /// Notes the named figures standing, in the fight, where `at` says; true once all have.
+    fn arrive(
+        &mut self,
+        i: usize,
+        figures: &[String],
+        by_id: &BTreeMap<&str, &FigureFact>,
+        at: impl Fn(Cell) -> bool,
+    ) -> bool {
+        for id in figures {
+            if by_id
+                .get(id.as_str())
+                .is_some_and(|f| f.fighting && at(f.cell))
+            {
+                self.arrived[i].insert(id.clone());
+            }
+        }
+        figures.iter().all(|id| self.arrived[i].contains(id))
+    }
+
+    /// Each side's victory points now; `last` scores the objectives kept to the end
+    /// (Protect) as well.
+    pub fn points(&self, v: &Victory, facts: &[FigureFact], sides: u8, last: bool) -> Vec<u32> {
+        let up: BTreeSet<&str> = facts
+            .iter()
+            .filter(|f| f.fighting)
+            .map(|f| f.id.as_str())
+            .collect();
+        let mut pts = vec![0u32; usize::from(sides)];
+        for (i, o) in v.objectives.iter().enumerate() {
+            let kept = |figures: &[String]| figures.iter().all(|id| up.contains(id.as_str()));
+            let scored = self.achieved[i].is_some()
+                || (last && matches!(&o.goal, Goal::Protect { figures } if kept(figures)));
+            if scored && let Some(p) = pts.get_mut(usize::from(o.side)) {
+                *p += o.points;
+            }
+        }
+        if v.figure_points {
+            for (id, &(side, _, value)) in &self.roster {
+                if up.contains(id.as_str()) {
+                    continue;
+                }
+                for (s, p) in pts.iter_mut().enumerate() {
+                    if s != usize::from(side) {
+                        *p += value;
+                    }
+                }
+            }
+        }
+        pts
+    }
+
+    /// The judge: `Some` once the battle is over. `last_turn_over` says the level's last
+    /// turn has just ended.
+    pub fn decide(
+        &self,
+        v: &Victory,
+        facts: &[FigureFact],
+        sides: u8,
+        turn: u32,
+        last_turn_over: bool,
+    ) -> Option<Outcome> {
+        let points = |last| self.points(v, facts, sides, last);
+        let done: BTreeSet<u8> = v
+            .objectives
+            .iter()
+            .zip(&self.achieved)
+            .filter(|(o, a)| o.wins && a.is_some())
+            .map(|(o, _)| o.side)
+            .collect();
+        let named: Vec<&Objective> = v
+            .objectives
+            .iter()
+            .zip(&self.achieved)
+            .filter(|(o, a)| o.wins && a.is_some())
+            .map(|(o, _)| o)
+            .collect();
+        match done.len() {
+            0 => {}
+            1 => {
+                let o = named[0];
+                return Some(Outcome {
+                    winner: Some(o.side),
+                    reason: format!("achieved its objective: {}", o.name),
+                    turn,
+                    points: points(false),
+                });
+            }
+            _ => {
+                return Some(Outcome {
+                    winner: None,
+                    reason: "more than one side achieved a winning objective at once".into(),
+                    turn,
+                    points: points(false),
+                });
+            }
+        }
+        let standing: Vec<u8> = (0..sides)
+            .filter(|&s| facts.iter().any(|f| f.side == s && !f.horse && f.fighting))
+            .collect();
+        match standing.as_slice() {
+            [] if sides > 0 => {
+                return Some(Outcome {
+                    winner: None,
+                    reason: "no side has a figure left in the fight".into(),
+                    turn,
+                    points: points(true),
+                });
+            }
+            [w] if sides > 1 => {
+                return Some(Outcome {
+                    winner: Some(*w),
+                    reason: "every enemy figure is out of the fight".into(),
+                    turn,
+                    points: points(true),
+                });
+            }
+            _ => {}
+        }
+        if !last_turn_over {
+            return None;
+        }
+        let pts = points(true);
+        let best = pts.iter().copied().max().unwrap_or(0);
+        let leaders: Vec<usize> = (0..pts.len()).filter(|&s| pts[s] == best).collect();
+        let (winner, reason) = if leaders.len() == 1 {
+            (
+                Some(leaders[0] as u8),
+                format!("turn limit: the most victory points ({best})"),
+            )
+        } else {
+            (None, format!("turn limit: equal victory points ({best})"))
+        };
+        Some(Outcome {
+            winner,
+            reason,
+            turn,
+            points: pts,
+        })
+    }
+}
+
+/// True when `side` holds `area`: one of its figures in the fight (not a horse) stands in
+/// it, and no enemy figure in the fight does.
+pub fn holds(side: u8, area: &[(i32, i32)], facts: &[FigureFact]) -> bool {
+    let inside = |f: &&FigureFact| f.fighting && area.contains(&(f.cell.x, f.cell.y));
+    let mut in_area = facts.iter().filter(inside);
+    let mine = in_area.clone().any(|f| f.side == side && !f.horse);
+    mine && !in_area.any(|f| f.side != side)
+}

@@ -1,0 +1,189 @@
+//! The judge in the world (issue 12): after every frame in which someone fell, was removed, or
+//! a figure an objective names moved, and at every turn's end, it asks `rules::victory`
+//! whether the battle is over. Once it is, the turn's systems stop, [`crate::sim::Game`]
+//! refuses further orders, and the log says who won and why.
+
+use super::components::{Armour, Blows, Body, CombatStatus, FigureId, Position, SideId, Troop};
+use super::log::GameLog;
+use super::phase::{Phase, TurnState, log_line};
+use super::world::Map;
+use crate::rules::melee::fight::Fallen;
+use crate::rules::ruleset::TroopType;
+use crate::rules::victory::{FigureFact, Goal, Outcome, Tracker, Victory, figure_value};
+use bevy::prelude::*;
+use std::collections::HashSet;
+
+/// The battle's victory conditions, what has been achieved so far, and the outcome once
+/// there is one.
+#[derive(Resource, Clone, Debug)]
+pub struct Judge {
+    /// The level's conditions.
+    pub victory: Victory,
+    /// Arrivals, holds, the figures seen.
+    pub tracker: Tracker,
+    /// `Some` once the battle is over.
+    pub outcome: Option<Outcome>,
+    /// Figures an Exit or Reach objective names: only their moves need a look.
+    named: HashSet<String>,
+    /// The last turn whose end was looked at.
+    turn_seen: u32,
+    /// Whether the field has been looked at yet.
+    looked: bool,
+}
+
+impl Judge {
+    /// A judge for a level's conditions.
+    pub fn new(victory: Victory) -> Judge {
+        let named = victory
+            .objectives
+            .iter()
+            .flat_map(|o| match &o.goal {
+                Goal::Exit { figures, .. } | Goal::Reach { figures, .. } => figures.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        Judge {
+            tracker: Tracker::new(&victory),
+            victory,
+            outcome: None,
+            named,
+            turn_seen: 0,
+            looked: false,
+        }
+    }
+}
+
+/// Run condition: the battle goes on.
+pub fn battle_on(judge: Option<Res<Judge>>) -> bool {
+    judge.is_none_or(|j| j.outcome.is_none())
+}
+
+type FigureRow<'a> = (
+    &'a FigureId,
+    &'a SideId,
+    &'a Position,
+    &'a Body,
+    &'a Troop,
+    &'a Blows,
+    Option<&'a Armour>,
+    Option<&'a CombatStatus>,
+);
+
+/// Every figure as the judge sees it.
+pub fn facts(world: &mut World) -> Vec<FigureFact> {
+    let mut q = world.query::<FigureRow>();
+    q.iter(world).map(fact).collect()
+}
+
+fn fact((id, side, pos, body, troop, blows, armour, combat): FigureRow) -> FigureFact {
+    let horse = troop.0 == TroopType::Horse;
+    FigureFact {
+        id: id.0.clone(),
+        side: side.0,
+        cell: pos.0,
+        fighting: body.left > 0 && combat.is_none_or(|c| c.0.fallen == Fallen::Up),
+        horse,
+        value: figure_value(blows.max, armour.map_or(0, |a| a.0), horse),
+    }
+}
+
+/// The judge's system: looks when something that could decide the battle happened.
+#[allow(clippy::too_many_arguments)]
+pub fn judge(
+    mut judge: ResMut<Judge>,
+    turn: Res<TurnState>,
+    phase: Res<State<Phase>>,
+    map: Res<Map>,
+    figures: Query<FigureRow>,
+    hurt: Query<(), Or<(Changed<Body>, Changed<CombatStatus>)>>,
+    moved: Query<&FigureId, Changed<Position>>,
+    mut removed: RemovedComponents<FigureId>,
+    mut log: ResMut<GameLog>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    let phase = *phase.get();
+    let turn_end = phase == Phase::EndOfTurn && judge.turn_seen != turn.turn;
+    let gone = removed.read().count() > 0;
+    let named_moved = !judge.named.is_empty() && moved.iter().any(|id| judge.named.contains(&id.0));
+    if judge.looked && !turn_end && !gone && !named_moved && hurt.is_empty() {
+        return;
+    }
+    judge.looked = true;
+    if turn_end {
+        judge.turn_seen = turn.turn;
+    }
+    let facts: Vec<FigureFact> = figures.iter().map(fact).collect();
+    let size = (map.0.width, map.0.height);
+    let j = &mut *judge;
+    let achieved = j
+        .tracker
+        .observe(&j.victory, &facts, size, turn.turn, turn_end);
+    for i in achieved {
+        let o = &j.victory.objectives[i];
+        let text = format!(
+            "{} achieves an objective: {}{}.",
+            turn.side_name(o.side),
+            o.name,
+            match o.points {
+                0 => String::new(),
+                p => format!(" ({p} victory points)"),
+            }
+        );
+        log_line(&mut log, &turn, phase, text, None);
+    }
+    let last = turn_end && turn.turn >= j.victory.turns;
+    if let Some(out) = j
+        .tracker
+        .decide(&j.victory, &facts, turn.sides, turn.turn, last)
+    {
+        let who = match out.winner {
+            Some(s) => format!("{} wins", turn.side_name(s)),
+            None => "It is a draw".into(),
+        };
+        let points: Vec<String> = out
+            .points
+            .iter()
+            .enumerate()
+            .map(|(s, p)| format!("{} {p}", turn.side_name(s as u8)))
+            .collect();
+        let text = format!(
+            "The battle is over. {who}: {}. Victory points: {}.",
+            out.reason,
+            points.join(", ")
+        );
+        log_line(&mut log, &turn, phase, text, None);
+        j.outcome = Some(out);
+        // The turn stops where it is: no next phase, no next turn.
+        next.reset();
+    }
+}
+
+/// An outcome in side names, as `warhorse script --json` and the end screen report it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Report {
+    /// The winning side's name, `None` for a draw.
+    pub winner: Option<String>,
+    /// Why.
+    pub reason: String,
+    /// The turn it ended in.
+    pub turn: u32,
+    /// Victory points by side name.
+    pub points: std::collections::BTreeMap<String, u32>,
+}
+
+impl Report {
+    /// Names the sides of `out`.
+    pub fn new(out: &Outcome, turn: &TurnState) -> Report {
+        Report {
+            winner: out.winner.map(|s| turn.side_name(s)),
+            reason: out.reason.clone(),
+            turn: out.turn,
+            points: out
+                .points
+                .iter()
+                .enumerate()
+                .map(|(s, &p)| (turn.side_name(s as u8), p))
+                .collect(),
+        }
+    }
+}
