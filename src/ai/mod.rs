@@ -90,7 +90,7 @@ pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
 /// True when the game waits for orders from `side` now (its half-move, its charge
 /// declarations or answers, its cards in a melee).
 pub fn waits_for(game: &mut Game, side: u8) -> bool {
-    brain::side_may_act(game.app.world_mut(), side)
+    game.outcome().is_none() && brain::side_may_act(game.app.world_mut(), side)
 }
 
 /// The first side the game waits for now, if any: in a half-move the side to move; in the

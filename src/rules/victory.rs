@@ -217,6 +217,21 @@ pub struct FigureFact {
     pub horse: bool,
     /// Victory points its enemies score when it is removed.
     pub value: u32,
+    /// Body points at the start.
+    pub body: u32,
+}
+
+/// A figure as the tracker remembers it, so one removed from the map still counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enrolled {
+    /// Its side.
+    pub side: u8,
+    /// A horse.
+    pub horse: bool,
+    /// Its value.
+    pub value: u32,
+    /// Body points at the start.
+    pub body: u32,
 }
 
 /// A figure's worth when removed (our reading, docs/rules.md): a rider or footman is worth
@@ -232,8 +247,8 @@ pub fn figure_value(blows: u8, armour: u8, horse: bool) -> u32 {
 /// objectives are achieved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tracker {
-    /// Every figure ever seen: side, horse, value.
-    pub roster: BTreeMap<String, (u8, bool, u32)>,
+    /// Every figure ever seen.
+    pub roster: BTreeMap<String, Enrolled>,
     /// Per objective: turn ends held running (holds only).
     pub held: Vec<u32>,
     /// Per objective: the named figures that have been where they had to be.
@@ -278,9 +293,12 @@ impl Tracker {
         turn_end: bool,
     ) -> Vec<usize> {
         for f in facts {
-            self.roster
-                .entry(f.id.clone())
-                .or_insert((f.side, f.horse, f.value));
+            self.roster.entry(f.id.clone()).or_insert(Enrolled {
+                side: f.side,
+                horse: f.horse,
+                value: f.value,
+                body: f.body,
+            });
         }
         let by_id: BTreeMap<&str, &FigureFact> = facts.iter().map(|f| (f.id.as_str(), f)).collect();
         let fighting = |id: &str| by_id.get(id).is_some_and(|f| f.fighting);
@@ -359,13 +377,13 @@ impl Tracker {
             }
         }
         if v.figure_points {
-            for (id, &(side, _, value)) in &self.roster {
+            for (id, e) in &self.roster {
                 if up.contains(id.as_str()) {
                     continue;
                 }
                 for (s, p) in pts.iter_mut().enumerate() {
-                    if s != usize::from(side) {
-                        *p += value;
+                    if s != usize::from(e.side) {
+                        *p += e.value;
                     }
                 }
             }

@@ -12,6 +12,7 @@ fn fig(id: &str, side: u8, x: i32, y: i32) -> FigureFact {
         fighting: true,
         horse: false,
         value: 7,
+        body: 12,
     }
 }
 

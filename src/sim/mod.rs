@@ -344,14 +344,16 @@ impl Game {
 
     /// True when the last order can be taken back (no die was rolled since).
     pub fn can_undo(&self) -> bool {
-        self.record.orders.len() > self.undo_floor
+        self.outcome().is_none() && self.record.orders.len() > self.undo_floor
     }
 
     /// Takes back the last order, by replaying the others. Movement can be undone back to the
     /// last die roll, never past it.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         if !self.can_undo() {
-            return Err(Refusal(if self.record.orders.is_empty() {
+            return Err(Refusal(if self.outcome().is_some() {
+                "the battle is over: its result stands".into()
+            } else if self.record.orders.is_empty() {
                 "nothing to undo".into()
             } else {
                 "undo stops at the last die roll".into()

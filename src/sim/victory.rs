@@ -11,7 +11,7 @@ use crate::rules::melee::fight::Fallen;
 use crate::rules::ruleset::TroopType;
 use crate::rules::victory::{FigureFact, Goal, Outcome, Tracker, Victory, figure_value};
 use bevy::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The battle's victory conditions, what has been achieved so far, and the outcome once
 /// there is one.
@@ -84,7 +84,72 @@ fn fact((id, side, pos, body, troop, blows, armour, combat): FigureRow) -> Figur
         fighting: body.left > 0 && combat.is_none_or(|c| c.0.fallen == Fallen::Up),
         horse,
         value: figure_value(blows.max, armour.map_or(0, |a| a.0), horse),
+        body: u32::from(body.max),
     }
+}
+
+/// One side's losses and score, for the objectives panel and the end screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// Victory points now (objectives kept to the end count once the battle is over).
+    pub points: u32,
+    /// Riders and figures on foot it had.
+    pub figures: usize,
+    /// Of them, out of the fight or gone.
+    pub figures_lost: usize,
+    /// Horses it had.
+    pub horses: usize,
+    /// Of them, out of the fight or gone.
+    pub horses_lost: usize,
+    /// Body points it had at the start.
+    pub body: u32,
+    /// Body points left to figures still in the fight.
+    pub body_left: u32,
+}
+
+/// Each side's tally now.
+pub fn tallies(world: &mut World) -> Vec<Tally> {
+    let facts = facts(world);
+    let sides = world.resource::<TurnState>().sides;
+    let mut q = world.query::<(&FigureId, &Body)>();
+    let body_left: HashMap<&str, u32> = q
+        .iter(world)
+        .map(|(id, b)| (id.0.as_str(), u32::from(b.left)))
+        .collect();
+    let Some(judge) = world.get_resource::<Judge>() else {
+        return Vec::new();
+    };
+    let points = match &judge.outcome {
+        Some(o) => o.points.clone(),
+        None => judge.tracker.points(&judge.victory, &facts, sides, false),
+    };
+    let up: HashSet<&str> = facts
+        .iter()
+        .filter(|f| f.fighting)
+        .map(|f| f.id.as_str())
+        .collect();
+    let mut out = vec![Tally::default(); usize::from(sides)];
+    for (s, t) in out.iter_mut().enumerate() {
+        t.points = points.get(s).copied().unwrap_or(0);
+    }
+    for (id, e) in &judge.tracker.roster {
+        let Some(t) = out.get_mut(usize::from(e.side)) else {
+            continue;
+        };
+        let lost = !up.contains(id.as_str());
+        if e.horse {
+            t.horses += 1;
+            t.horses_lost += usize::from(lost);
+        } else {
+            t.figures += 1;
+            t.figures_lost += usize::from(lost);
+        }
+        t.body += e.body;
+        if !lost {
+            t.body_left += body_left.get(id.as_str()).copied().unwrap_or(0);
+        }
+    }
+    out
 }
 
 /// The judge's system: looks when something that could decide the battle happened.

@@ -104,6 +104,8 @@ pub struct GameView {
     pub grid: GridKind,
     /// The `asl` ruleset (riders stay in the hex when dismounting, A2).
     pub asl: bool,
+    /// Once the battle is over (issue 12): who won, in a few words.
+    pub over: Option<String>,
 }
 
 impl Default for GameView {
@@ -121,6 +123,7 @@ impl Default for GameView {
             can_undo: false,
             grid: GridKind::Square,
             asl: false,
+            over: None,
         }
     }
 }
@@ -414,6 +417,13 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
     let can_undo = undo_verdict(&mut active.game).is_ok();
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
+    let over = active.game.outcome().map(|o| match o.winner {
+        Some(w) => format!(
+            "{} wins",
+            active.game.app.world().resource::<TurnState>().side_name(w)
+        ),
+        None => "a draw".to_string(),
+    });
     let world = active.game.app.world();
     let turn = world.resource::<TurnState>();
     let rules = &world.resource::<Rules>().0;
@@ -426,6 +436,7 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
         // The side whose open turn it is: moving in a half-move, or casting and firing in a
         // fire phase's sub-step (D3), which ends with the same End side.
         side_to_move: match crate::sim::fire::current_step(world) {
+            _ if over.is_some() => None,
             Some(step) => Some(step.side),
             None if phase.is_half_move() => turn.side_to_move(),
             None => None,
@@ -436,5 +447,6 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
         can_undo,
         grid: rules.grid,
         asl: rules.asl.is_some(),
+        over,
     }
 }

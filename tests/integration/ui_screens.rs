@@ -3,6 +3,7 @@
 //! window or GPU: `MinimalPlugins` and the screens' logic.
 
 mod ai;
+mod battle;
 mod cards;
 mod charges;
 mod fire;

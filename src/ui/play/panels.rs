@@ -164,6 +164,14 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
             "act"
         };
         match view.side_to_move {
+            _ if view.over.is_some() => ui.label(
+                egui::RichText::new(format!(
+                    "The battle is over: {}",
+                    view.over.as_deref().unwrap_or_default()
+                ))
+                .color(GOLD)
+                .strong(),
+            ),
             Some(s) => ui.label(
                 egui::RichText::new(format!("{} to {verb}", view.side_name(s)))
                     .color(GOLD)
@@ -185,7 +193,11 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
                     },
                 ),
             )
-            .on_disabled_hover_text("Nobody moves now: make the choices in the overlay.");
+            .on_disabled_hover_text(if view.over.is_some() {
+                "The battle is over."
+            } else {
+                "Nobody moves now: make the choices in the overlay."
+            });
         if end.clicked() {
             out.push(PlayAction::EndSide);
         }

@@ -339,6 +339,10 @@ pub fn control_point(
     at_computer: Option<u8>,
     controls: &[Control],
 ) -> ControlPoint {
+    if game.outcome().is_some() {
+        // The battle is over: nobody acts, no hand-over, no overlay (issue 12).
+        return ControlPoint::default();
+    }
     let charge_sides = super::charges::choosers(game);
     let mut choosers = cards.0.choosers(game);
     choosers.extend(charge_sides.iter().copied());

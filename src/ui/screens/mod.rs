@@ -10,6 +10,7 @@
 
 pub mod actions;
 pub mod ai_play;
+pub mod battle;
 pub mod cards;
 pub mod catalogue;
 pub mod charges;
@@ -69,7 +70,11 @@ impl Plugin for ScreensPlugin {
         if app.is_plugin_added::<bevy::gizmos::GizmoPlugin>() {
             app.add_systems(
                 Update,
-                (charges::draw_lines_of_sight, fire::draw_fire_lines)
+                (
+                    charges::draw_lines_of_sight,
+                    fire::draw_fire_lines,
+                    battle::draw_objective_marks,
+                )
                     .after(PlaySet::View)
                     .run_if(in_state(Screen::Playing)),
             );
@@ -100,6 +105,8 @@ impl Plugin for ScreensPlugin {
             .init_resource::<charges::ChargeView>()
             .init_resource::<charges::ChargePicks>()
             .init_resource::<fire::FireView>()
+            .init_resource::<battle::BattleView>()
+            .init_resource::<battle::BattleScreens>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
             .configure_sets(
                 Update,
@@ -125,6 +132,7 @@ impl Plugin for ScreensPlugin {
                     ai_play::follow_fast_forward.run_if(in_state(Screen::Playing)),
                     ai_play::drive_ai.run_if(in_state(Screen::Playing)),
                     actions::watch_game.run_if(in_state(Screen::Playing)),
+                    battle::follow_battle.run_if(in_state(Screen::Playing)),
                     reveal::watch_reveals.run_if(in_state(Screen::Playing)),
                     ai_play::lock_orders,
                     ai_play::toggle_explain,
@@ -141,6 +149,7 @@ impl Plugin for ScreensPlugin {
                     ai_play::draw_ai.run_if(in_state(Screen::Playing)),
                     charges::draw_charges.run_if(in_state(Screen::Playing)),
                     fire::draw_fire.run_if(in_state(Screen::Playing)),
+                    battle::draw_battle.run_if(in_state(Screen::Playing)),
                     menu::draw_common,
                 )
                     .chain(),
@@ -154,10 +163,12 @@ pub fn board_interactive(
     screen: Option<Res<State<Screen>>>,
     handover: Option<Res<Handover>>,
     overlays: Option<Res<Overlays>>,
+    battle: Option<Res<battle::BattleScreens>>,
 ) -> bool {
     screen.is_some_and(|s| *s.get() == Screen::Playing)
         && handover.is_none_or(|h| !h.screen_up())
         && overlays.is_none_or(|o| !o.blocking())
+        && battle.is_none_or(|b| b.briefing.is_none() && !b.end)
 }
 
 /// Opens the window on the start screen and runs until it is closed. (`warhorse --level
