@@ -152,6 +152,9 @@ pub fn tallies(world: &mut World) -> Vec<Tally> {
     out
 }
 
+/// Figures hurt, felled or stood up since the judge last looked.
+type Hurt = Or<(Changed<Body>, Changed<CombatStatus>)>;
+
 /// The judge's system: looks when something that could decide the battle happened.
 #[allow(clippy::too_many_arguments)]
 pub fn judge(
@@ -160,7 +163,7 @@ pub fn judge(
     phase: Res<State<Phase>>,
     map: Res<Map>,
     figures: Query<FigureRow>,
-    hurt: Query<(), Or<(Changed<Body>, Changed<CombatStatus>)>>,
+    hurt: Query<(), Hurt>,
     moved: Query<&FigureId, Changed<Position>>,
     mut removed: RemovedComponents<FigureId>,
     mut log: ResMut<GameLog>,

@@ -30,13 +30,36 @@ fn the_window_moves_a_figure_from_real_input_under_xvfb() {
         );
         return;
     }
-    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
-    let _ = std::fs::remove_dir_all(&out);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
+    let _ = std::fs::remove_dir_all(&root);
+    // The default level: Red's briefing is read (Enter), then a figure moves.
+    let verdict = self_test(&root, None);
+    assert!(!verdict.contains("the battle is over"), "{verdict}");
+    // Issue 12: a battle that ends with that one move, and its end screen.
+    let battle = root.join("battle");
+    let verdict = self_test(&battle, Some("tests/fixtures/race.ron"));
+    assert!(
+        verdict.contains("the battle is over: Red wins"),
+        "the race did not end: {verdict}"
+    );
+    for (dir, name) in [(&root, "briefing.png"), (&battle, "briefing.png")] {
+        let size = png_size(&dir.join(name));
+        assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
+    }
+}
+
+/// Runs `warhorse --e2e OUT [--level LEVEL]` in a virtual display; returns its `E2E PASS` line
+/// after checking its screenshots.
+fn self_test(out: &Path, level: Option<&str>) -> String {
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_warhorse"))
         .arg("--e2e")
-        .arg(&out)
+        .arg(out);
+    if let Some(l) = level {
+        cmd.arg("--level").arg(l);
+    }
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -99,4 +122,5 @@ fn the_window_moves_a_figure_from_real_input_under_xvfb() {
         // A blank 1280×800 PNG is a few kilobytes; the map and panels make hundreds.
         assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
     }
+    verdict.to_string()
 }

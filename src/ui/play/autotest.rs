@@ -70,6 +70,8 @@ struct Driver {
     shot: Option<PathBuf>,
     /// Enter is held down (to be released on the next beat).
     enter_down: bool,
+    /// The briefing's screenshot, once asked for (issue 12).
+    briefing_shot: Option<PathBuf>,
     frame_ms: Vec<f64>,
 }
 
@@ -147,6 +149,8 @@ fn drive(
     preview: Res<CurrentPreview>,
     mirrors: Standing,
     diagnostics: Res<DiagnosticsStore>,
+    battle: Option<Res<crate::ui::screens::battle::BattleScreens>>,
+    mut egui: bevy_egui::EguiContexts,
     time: Res<Time<Real>>,
     mut input: Input,
     mut commands: Commands,
@@ -168,6 +172,7 @@ fn drive(
         cam.world_to_viewport(cam_tf, layout.cell_to_world(c).extend(0.0))
             .ok()
     };
+    let ctx = egui.ctx_mut().ok().cloned();
     let stage = d.stage;
     d.stage += 1;
     d.wait_until = frame + 4;
@@ -175,9 +180,20 @@ fn drive(
         0 => {
             let ready = frame >= WARMUP && rects.left > 0.0;
             d.stage = 0;
+            let briefing = battle.is_some_and(|b| b.briefing.is_some());
             if ready && d.enter_down {
                 input.enter(win, ButtonState::Released);
                 d.enter_down = false;
+            } else if ready && briefing {
+                // Issue 12: the side's briefing is up; photograph it, then read it (Enter).
+                match &d.briefing_shot {
+                    None => d.briefing_shot = Some(shoot(&mut commands, &d.out, "briefing.png")),
+                    Some(p) if p.exists() => {
+                        input.enter(win, ButtonState::Pressed);
+                        d.enter_down = true;
+                    }
+                    Some(_) => {}
+                }
             } else if ready && view.side_to_move.is_some() && !view.phase.is_half_move() {
                 // A fire phase waits for this side (D3): end its turn to act with Enter, as a
                 // player with nothing to shoot at would.
@@ -192,7 +208,14 @@ fn drive(
             &mut active,
             &view,
             &mirrors,
-            &rects.free_area(w.size()),
+            &|p: Vec2| {
+                // Neither a panel nor a floating window (the objectives) over the point.
+                rects.free_area(w.size()).contains(p)
+                    && ctx.as_ref().is_none_or(|ctx| {
+                        ctx.layer_id_at(bevy_egui::egui::pos2(p.x, p.y))
+                            .is_none_or(|l| l.order == bevy_egui::egui::Order::Background)
+                    })
+            },
             &to_screen,
         ) {
             Err(why) => Some(why),
@@ -265,8 +288,12 @@ fn drive(
                 .get(&FrameTimeDiagnosticsPlugin::FRAME_TIME)
                 .and_then(|x| x.average())
                 .unwrap_or(f64::NAN);
+            let over = view
+                .over
+                .as_ref()
+                .map_or(String::new(), |w| format!("; the battle is over: {w}"));
             println!(
-                "E2E PASS {} moved {:?} -> {:?} by {:?}; {}; FrameTimeDiagnostics average {diag:.2} ms",
+                "E2E PASS {} moved {:?} -> {:?} by {:?}; {}; FrameTimeDiagnostics average {diag:.2} ms{over}",
                 d.unit,
                 d.from,
                 d.target,
@@ -307,7 +334,7 @@ fn choose(
     active: &mut Option<NonSendMut<ActiveGame>>,
     view: &GameView,
     mirrors: &Standing,
-    free: &Rect,
+    free: &dyn Fn(Vec2) -> bool,
     to_screen: &dyn Fn(Cell) -> Option<Vec2>,
 ) -> Result<(String, Cell, Cell, Vec2, Vec2), String> {
     let Some(a) = active.as_deref_mut() else {
@@ -331,7 +358,7 @@ fn choose(
             let Some(px) = to_screen(end.cell) else {
                 continue;
             };
-            if free.contains(px) && best.as_ref().is_none_or(|b| dist > b.0) {
+            if free(px) && best.as_ref().is_none_or(|b| dist > b.0) {
                 best = Some((dist, id.clone(), pos, end.cell, px));
             }
         }

@@ -229,9 +229,10 @@ fn side_name(view: &BattleView, s: u8) -> String {
 fn objectives_panel(ctx: &egui::Context, view: &BattleView, screens: &mut BattleScreens) {
     egui::Window::new("Objectives")
         .id(egui::Id::new("objectives-panel"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 36.0])
         .default_open(true)
         .resizable(false)
+        .max_width(250.0)
         .show(ctx, |ui| {
             ui.label(format!(
                 "Turn {} of {}",
@@ -264,7 +265,7 @@ fn objectives_panel(ctx: &egui::Context, view: &BattleView, screens: &mut Battle
                     t.figures_lost, t.figures, t.horses_lost, t.horses
                 ));
             }
-            ui.label("Every enemy figure or horse taken out of the fight scores its worth.");
+            ui.small("Each enemy figure or horse out of the fight scores its worth.");
             if view.outcome.is_some() && !screens.end && ui.button("Show the result").clicked() {
                 screens.end = true;
             }
