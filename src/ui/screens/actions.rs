@@ -33,6 +33,10 @@ pub enum ScreenAction {
     QuitToStart,
     /// Close the window.
     Quit,
+    /// Watch the game on screen again from its first order (issue 12).
+    WatchAgain,
+    /// Give the rest of the replay's orders at once.
+    ReplayToEnd,
     /// The next player clicked the hand-over screen.
     AcceptHandover,
     /// The chooser confirmed its cards.
@@ -127,7 +131,7 @@ fn notice(world: &mut World, text: String) {
     world.resource_mut::<Overlays>().notice = Some((text, now + NOTICE_SECONDS));
 }
 
-fn message(world: &mut World, title: &str, text: String) {
+pub(crate) fn message(world: &mut World, title: &str, text: String) {
     world.resource_mut::<Overlays>().dialog = Some(Dialog::Message {
         title: title.into(),
         text,
@@ -193,6 +197,7 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             Err(e) => message(world, "Could not load", e.to_string()),
         },
         ScreenAction::QuitToStart => {
+            world.insert_resource(super::replay::Replay(None));
             GameHost::drop_game(world);
             *world.resource_mut::<Overlays>() = Overlays::default();
             *world.resource_mut::<ScreenView>() = ScreenView::default();
@@ -201,6 +206,8 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         ScreenAction::Quit => {
             world.write_message(AppExit::Success);
         }
+        ScreenAction::WatchAgain => super::replay::start(world),
+        ScreenAction::ReplayToEnd => super::replay::skip_to_end(world),
         ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
         ScreenAction::PlayCards(picks) => play_cards(world, &picks),
         ScreenAction::Charges(orders) => {
@@ -289,6 +296,7 @@ fn install(
     });
     world.insert_resource(SideControls(controls));
     world.insert_resource(auto);
+    world.insert_resource(super::replay::Replay(None));
     world.insert_resource(Handover::default());
     world.insert_resource(Picks::default());
     world.insert_resource(ChargePicks::default());

@@ -86,6 +86,13 @@ const FAST_BUDGET: usize = 500;
 /// reports each as an [`OrderOutcome`] like a player's. Paused while the hand-over screen,
 /// the menu or a dialog is up.
 pub fn drive_ai(world: &mut World) {
+    if world
+        .get_resource::<super::replay::Replay>()
+        .is_some_and(|r| r.0.is_some())
+    {
+        // A battle watched again: its orders are the record's, not the computer's.
+        return;
+    }
     let controls = world.resource::<SideControls>().0.clone();
     let mut pace = world.resource::<AiPace>().clone();
     if !controls.contains(&Control::Ai) {

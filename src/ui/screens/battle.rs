@@ -3,7 +3,8 @@
 //! their own), an objectives panel with each side's goals and score, the objective areas,
 //! exit edges and named figures marked on the map, and the end screen — who won and why, the
 //! turn, each side's losses and victory points — with buttons to save the finished game,
-//! look at the battlefield, or go back to the start screen.
+//! look at the battlefield, watch it again from the start ([`super::replay`]), or go back to
+//! the start screen.
 //!
 //! What is shown comes from the game's own judge (`sim::victory`), read into [`BattleView`]
 //! after every change; the drawing only reads it and queues [`ScreenAction`]s.
@@ -213,6 +214,10 @@ pub fn draw_battle(
                 });
             }
             Some(EndChoice::Start) => actions.0.push(ScreenAction::QuitToStart),
+            Some(EndChoice::Again) => {
+                screens.end = false;
+                actions.0.push(ScreenAction::WatchAgain);
+            }
             None => {}
         }
     }
@@ -324,6 +329,7 @@ fn briefing(ctx: &egui::Context, view: &BattleView, side: u8) -> bool {
 enum EndChoice {
     Save,
     Look,
+    Again,
     Start,
 }
 
@@ -379,6 +385,9 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                 }
                 if ui.button("Look at the battlefield").clicked() {
                     choice = Some(EndChoice::Look);
+                }
+                if ui.button("Watch it again").clicked() {
+                    choice = Some(EndChoice::Again);
                 }
                 if ui.button("Back to the start screen").clicked() {
                     choice = Some(EndChoice::Start);

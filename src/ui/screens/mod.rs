@@ -21,6 +21,7 @@ pub mod keys;
 pub mod markdown;
 pub mod melee_cards;
 pub mod menu;
+pub mod replay;
 pub mod reveal;
 pub mod saves;
 pub mod sight_lines;
@@ -107,6 +108,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<fire::FireView>()
             .init_resource::<battle::BattleView>()
             .init_resource::<battle::BattleScreens>()
+            .init_resource::<replay::Replay>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
             .configure_sets(
                 Update,
@@ -131,6 +133,7 @@ impl Plugin for ScreensPlugin {
                     actions::apply_actions,
                     ai_play::follow_fast_forward.run_if(in_state(Screen::Playing)),
                     ai_play::drive_ai.run_if(in_state(Screen::Playing)),
+                    replay::drive_replay.run_if(in_state(Screen::Playing)),
                     actions::watch_game.run_if(in_state(Screen::Playing)),
                     battle::follow_battle.run_if(in_state(Screen::Playing)),
                     reveal::watch_reveals.run_if(in_state(Screen::Playing)),
@@ -150,6 +153,7 @@ impl Plugin for ScreensPlugin {
                     charges::draw_charges.run_if(in_state(Screen::Playing)),
                     fire::draw_fire.run_if(in_state(Screen::Playing)),
                     battle::draw_battle.run_if(in_state(Screen::Playing)),
+                    replay::draw_replay.run_if(in_state(Screen::Playing)),
                     menu::draw_common,
                 )
                     .chain(),

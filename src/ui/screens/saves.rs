@@ -162,13 +162,16 @@ pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
 pub struct Autosave {
     /// The turn of the game on screen when last looked at.
     pub last_turn: Option<u32>,
+    /// No autosaves (while a finished battle is watched again: its autosave stays the
+    /// finished game).
+    pub paused: bool,
 }
 
 impl Autosave {
     /// True when `turn` is a new turn since the last call (the first turn of a new game
     /// included). Turn 0 — before the first initiative — never is.
     pub fn due(&mut self, turn: u32) -> bool {
-        let new = turn > 0 && self.last_turn != Some(turn);
+        let new = turn > 0 && self.last_turn != Some(turn) && !self.paused;
         self.last_turn = Some(turn);
         new
     }
@@ -177,6 +180,7 @@ impl Autosave {
     pub fn loaded(turn: u32) -> Autosave {
         Autosave {
             last_turn: Some(turn),
+            paused: false,
         }
     }
 }

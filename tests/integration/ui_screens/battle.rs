@@ -72,3 +72,84 @@ fn briefing_then_objectives_then_the_end_screen() {
     let why = game(&mut app).undo().expect_err("the result stands");
     assert!(why.0.contains("battle is over"), "{}", why.0);
 }
+
+#[test]
+fn the_finished_battle_can_be_watched_again_to_the_same_end() {
+    use warhorse::ui::screens::replay::Replay;
+    let level = warhorse::level::load_level_str(RACE, "race.ron", None).expect("loads");
+    let (mut app, dir) = app_of("battle-replay", level, None);
+    // One step a half-move, with an initiative roll between: the replay has dice to repeat.
+    for _ in 0..12 {
+        if game(&mut app).outcome().is_some() {
+            break;
+        }
+        let red = game(&mut app).snapshot().to_move.as_deref() == Some("Red");
+        let moved = game(&mut app)
+            .record()
+            .orders
+            .iter()
+            .any(|o| matches!(o, Order::Move { .. }));
+        if red
+            && !(moved
+                && game(&mut app).snapshot().turn == 1
+                && game(&mut app).phase().label() == "first half-move")
+        {
+            order(
+                &mut app,
+                Order::Move {
+                    unit: "r".into(),
+                    steps: vec![Step::Forward],
+                },
+            );
+        }
+        if game(&mut app).outcome().is_none() {
+            order(&mut app, Order::EndSide);
+        }
+    }
+    assert!(
+        game(&mut app)
+            .snapshot()
+            .log
+            .iter()
+            .any(|l| l.roll.is_some()),
+        "dice were rolled"
+    );
+    let end = game(&mut app).outcome().cloned().expect("over");
+    let orders = game(&mut app).record().orders.clone();
+    let autosave = std::fs::read_to_string(dir.join(AUTOSAVE)).ok();
+    act(&mut app, ScreenAction::WatchAgain);
+    assert!(game(&mut app).outcome().is_none(), "back at the start");
+    assert!(game(&mut app).record().orders.len() < orders.len());
+    let watching = app
+        .world()
+        .resource::<Replay>()
+        .0
+        .clone()
+        .expect("replaying");
+    assert_eq!(watching.orders, orders);
+    // Nobody at the computer chooses while the record plays: no hand-over, no overlays.
+    assert_eq!(
+        app.world()
+            .resource::<warhorse::ui::screens::SideControls>()
+            .0,
+        vec![Control::Ai; 2]
+    );
+    assert!(app.world().resource::<ScreenView>().cards.is_none());
+    act(&mut app, ScreenAction::ReplayToEnd);
+    assert!(
+        app.world().resource::<Replay>().0.is_none(),
+        "the replay is over"
+    );
+    assert_eq!(game(&mut app).outcome(), Some(&end));
+    assert_eq!(game(&mut app).record().orders, orders);
+    app.update();
+    assert!(
+        app.world().resource::<BattleScreens>().end,
+        "the end screen is back"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join(AUTOSAVE)).ok(),
+        autosave,
+        "watching again never autosaves"
+    );
+}
