@@ -131,6 +131,7 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
             die: "d6".into(),
             value: roll,
             by: unit.to_string(),
+            chance: None,
         }),
     );
     let entry = RollEntry {

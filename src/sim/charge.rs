@@ -98,6 +98,7 @@ pub(crate) fn log_events(world: &mut World, phase: Phase, events: Vec<Event>) {
             die: r.die.to_string(),
             value: r.value,
             by: r.by.clone(),
+            chance: r.chance,
         });
         log_line(&mut log, &turn, phase, ev.text, roll);
     }

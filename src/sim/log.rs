@@ -12,6 +12,9 @@ pub struct Roll {
     pub value: u32,
     /// Who rolled (a side or a figure id).
     pub by: String,
+    /// A roll to hit: the chance in percent it needed (a hit is this or less).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance: Option<i32>,
 }
 
 /// One line of the log.

@@ -229,6 +229,7 @@ pub fn roll_initiative(
                     die: "d6".into(),
                     value: v,
                     by,
+                    chance: None,
                 }),
             );
         }

@@ -105,6 +105,12 @@ pub struct Tally {
     pub body: u32,
     /// Body points left to figures still in the fight.
     pub body_left: u32,
+    /// Luck: its rolls to hit (melee blows and missiles)…
+    pub rolls_to_hit: u32,
+    /// …how many hit…
+    pub hits: u32,
+    /// …and how many its chances promised, in hundredths of a hit (the sum of the chances).
+    pub expected_hits_pct: u32,
 }
 
 /// Each side's tally now.
@@ -148,6 +154,23 @@ pub fn tallies(world: &mut World) -> Vec<Tally> {
         if !lost {
             t.body_left += body_left.get(id.as_str()).copied().unwrap_or(0);
         }
+    }
+    let roster = &judge.tracker.roster;
+    for roll in world
+        .resource::<GameLog>()
+        .0
+        .iter()
+        .filter_map(|l| l.roll.as_ref())
+    {
+        let (Some(chance), Some(e)) = (roll.chance, roster.get(&roll.by)) else {
+            continue;
+        };
+        let Some(t) = out.get_mut(usize::from(e.side)) else {
+            continue;
+        };
+        t.rolls_to_hit += 1;
+        t.hits += u32::from(roll.value as i32 <= chance);
+        t.expected_hits_pct += chance.clamp(0, 100) as u32;
     }
     out
 }

@@ -173,3 +173,46 @@ fn script_json_carries_the_outcome() {
     assert_eq!(v["orders"][1]["result"], "refused");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn luck_counts_every_roll_to_hit_against_its_chance() {
+    let level = warhorse::level::load_level_file(std::path::Path::new("tests/fixtures/melee.ron"))
+        .expect("fixture");
+    let text = std::fs::read_to_string("tests/fixtures/melee.orders.ron").expect("orders");
+    let orders: Vec<Order> =
+        warhorse::level::load::parse_ron_text(&text, "melee.orders.ron", 1 << 20, &[])
+            .expect("orders parse");
+    let mut g = Game::new(&level, 3);
+    for o in &orders {
+        g.order(o).expect("accepted");
+    }
+    let t = warhorse::sim::victory::tallies(g.app.world_mut());
+    let log = g.snapshot().log;
+    // Every blow's line says "needs N or less (…); rolls V: a hit." and carries its chance.
+    let aimed: Vec<_> = log
+        .iter()
+        .filter(|l| l.roll.as_ref().is_some_and(|r| r.chance.is_some()))
+        .collect();
+    assert!(!aimed.is_empty(), "the melee rolled to hit");
+    assert!(aimed.iter().all(|l| l.text.contains("needs")), "{aimed:#?}");
+    let hits = aimed.iter().filter(|l| l.text.contains(": a hit")).count() as u32;
+    assert_eq!(t.iter().map(|s| s.hits).sum::<u32>(), hits);
+    assert_eq!(
+        t.iter().map(|s| s.rolls_to_hit).sum::<u32>(),
+        aimed.len() as u32
+    );
+    let expected: i32 = aimed
+        .iter()
+        .map(|l| {
+            l.roll
+                .as_ref()
+                .and_then(|r| r.chance)
+                .unwrap_or(0)
+                .clamp(0, 100)
+        })
+        .sum();
+    assert_eq!(
+        t.iter().map(|s| s.expected_hits_pct).sum::<u32>(),
+        expected as u32
+    );
+}

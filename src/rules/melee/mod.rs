@@ -93,6 +93,9 @@ pub struct RollNote {
     pub value: u32,
     /// The figure that rolled (or for whom).
     pub by: String,
+    /// For a roll to hit: the chance it needed (a hit is this or less), so the end of a
+    /// battle can weigh each side's luck (issue 12).
+    pub chance: Option<i32>,
 }
 
 /// Something that happened in a card round, in a player's words, with its rolls.
@@ -134,6 +137,7 @@ impl<'d, D: Dice> Roller<'d, D> {
             die: "d100",
             value: v,
             by: by.to_string(),
+            chance: None,
         });
         v
     }
@@ -144,8 +148,16 @@ impl<'d, D: Dice> Roller<'d, D> {
             die: "d6",
             value: v,
             by: by.to_string(),
+            chance: None,
         });
         v
+    }
+
+    /// Notes that the last roll was a roll to hit needing `chance` or less.
+    pub fn aim(&mut self, chance: i32) {
+        if let Some(n) = self.rolls.last_mut() {
+            n.chance = Some(chance);
+        }
     }
 
     /// Emits an event carrying the rolls made since the last one.

@@ -305,6 +305,7 @@ fn note(text: String, v: u32, by: &str) -> Event {
             die: "d100",
             value: v,
             by: by.to_string(),
+            chance: None,
         }],
     }
 }

@@ -226,6 +226,7 @@ fn log_roll(world: &mut World, phase: Phase, text: String, sides: u32, value: u3
             die: format!("d{sides}"),
             value,
             by: by.to_string(),
+            chance: None,
         }),
     );
 }

@@ -365,6 +365,7 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                     "Figures lost",
                     "Horses lost",
                     "Body points",
+                    "Luck",
                 ] {
                     ui.label(egui::RichText::new(h).strong());
                 }
@@ -375,6 +376,7 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                     ui.label(format!("{} of {}", t.figures_lost, t.figures));
                     ui.label(format!("{} of {}", t.horses_lost, t.horses));
                     ui.label(format!("{} of {} left", t.body_left, t.body));
+                    ui.label(luck_words(t));
                     ui.end_row();
                 }
             });
@@ -395,6 +397,18 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
             });
         });
     choice
+}
+
+/// A side's luck in words: hits scored against the hits its chances promised.
+pub fn luck_words(t: &Tally) -> String {
+    if t.rolls_to_hit == 0 {
+        return "no roll to hit".into();
+    }
+    let expected = f64::from(t.expected_hits_pct) / 100.0;
+    format!(
+        "{} of {} rolls hit; {expected:.1} expected",
+        t.hits, t.rolls_to_hit
+    )
 }
 
 /// Objective areas and exit edges outlined on the map in the colour of the side that wants

@@ -90,6 +90,7 @@ pub(crate) fn strike<D: Dice>(
     }
     // The ids are borrowed where they are written, not cloned: a blow is the hot path.
     let roll = r.d100(&fight.fighters[a].id);
+    r.aim(o.chance);
     let hit = roll as i32 <= o.chance;
     let mut text = String::with_capacity(200);
     text.push_str(&fight.fighters[a].id);
