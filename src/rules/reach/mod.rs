@@ -107,6 +107,8 @@ pub struct ReachScratch {
     sparse_ends: HashMap<usize, u64>,
     /// The last query's window is searched with the sparse tables.
     sparse: bool,
+    /// Most dense slots, [`DENSE_SLOTS`] unless a test lowers it.
+    dense_limit: Option<usize>,
     generation: u32,
     queue: RadixHeap,
     /// Poses reached by the last query: the first guess at the next one's size.
@@ -122,7 +124,8 @@ impl ReachScratch {
     /// Starts a query over `poses` dense poses and `ends` (cell, facing) pairs: a fresh
     /// generation, every slot "unseen"; sparse tables when either is over [`DENSE_SLOTS`].
     fn begin(&mut self, poses: usize, ends: usize) {
-        self.sparse = poses > DENSE_SLOTS || ends > DENSE_SLOTS;
+        let limit = self.dense_limit.unwrap_or(DENSE_SLOTS);
+        self.sparse = poses > limit || ends > limit;
         if self.sparse {
             self.sparse_slots.clear();
             self.sparse_ends.clear();
@@ -551,6 +554,28 @@ mod tests {
         assert_eq!(scratch.generation, 1);
         for e in fresh.ends() {
             assert_eq!(fresh.path(e), wrapped.path(e));
+        }
+    }
+
+    #[test]
+    fn sparse_tables_give_the_same_area_as_dense_ones() {
+        for (gait, left) in [(Gait::Walk, 7), (Gait::Gallop, 27)] {
+            let (board, mover) = case(40, gait);
+            let start = Pose::new(Cell::new(20, 20), Dir(2));
+            let mut dense = ReachScratch::new();
+            let a = reachable_with(&mut dense, &board, &mover, start, Mp::cells(left));
+            assert!(!dense.sparse);
+            let mut sparse = ReachScratch {
+                dense_limit: Some(0),
+                ..ReachScratch::new()
+            };
+            let b = reachable_with(&mut sparse, &board, &mover, start, Mp::cells(left));
+            assert!(sparse.sparse);
+            assert!(a.ends().len() > 10);
+            assert_eq!(ends(&a), ends(&b));
+            for e in a.ends() {
+                assert_eq!(a.path(e), b.path(e));
+            }
         }
     }
 }
