@@ -2,8 +2,8 @@
 //! 4096 figures, the smallest legal terrain cost; `benches/common/limits.rs`) must play, reach
 //! and replay within the bounds `docs/performance.md` states.
 //!
-//! - `limits_replay`: `Game::from_record` of 100 000 accepted orders (`EndSide`, 25 000
-//!   turns) on the default level, and of the level at the limits with its first AI side-turn
+//! - `limits_replay`: `Game::from_record` of 100 000 accepted orders (`EndSide`) on the
+//!   default level, and of the level at the limits with its first AI side-turn
 //!   (loading the level, 4096 figures spawned, and every order of the side-turn).
 //! - `limits_ai_side_turn`: Red's first side-turn on the level at the limits, table level:
 //!   1024 footmen in contact and 1024 spread out, every order applied through `Game::order`.
@@ -33,6 +33,13 @@ use warhorse::sim::record::Record;
 
 #[path = "common/splitmix.rs"]
 mod splitmix;
+
+#[path = "common/level_text.rs"]
+mod level_text;
+
+#[path = "common/digest.rs"]
+mod digest;
+use digest::orders_digest;
 
 #[path = "common/limits.rs"]
 mod limits;
@@ -232,17 +239,12 @@ fn probe() -> bool {
         let (mut g, side) = at_half_move(&level);
         let t = Instant::now();
         let played = play_side_turn(&mut g, side, AiLevel::Table);
-        let refused = played.iter().filter(|(_, r)| r.is_err()).count();
         let took = t.elapsed();
-        let digest = played
-            .iter()
-            .map(|(o, _)| format!("{o:?}"))
-            .collect::<Vec<_>>()
-            .join("; ");
+        let (refused, digest) = orders_digest(&played);
         eprintln!(
             "side-turn: {} orders, {refused} refused, digest {:016x}, {took:?}",
             played.len(),
-            fnv(&digest)
+            digest
         );
     }
     if all || what.contains("replay") {
@@ -260,14 +262,6 @@ fn probe() -> bool {
         );
     }
     true
-}
-
-/// FNV-1a of a string: a short fingerprint of the orders a side-turn gave, so a change meant
-/// to be faster can be seen to give the same orders.
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 criterion_group!(benches, reach, side_turn, replay);

@@ -13,7 +13,9 @@
 
 use warhorse::level::{Level, MAX_CELLS, MAX_FIGURES, load_level_str};
 
-// The including bench declares `mod splitmix` (benches/common/splitmix.rs) beside this one.
+// The including bench declares `mod splitmix` and `mod level_text` (benches/common/) beside
+// this one.
+use super::level_text::{Unit, level_text, random_rows};
 use super::splitmix::SplitMix;
 
 /// Side of the square map: 512 × 512 = `MAX_CELLS`.
@@ -36,30 +38,19 @@ const LINE_ROWS: [usize; 4] = [240, 246, 252, 258];
 /// The text of the level at the limits, seeded by `seed`.
 pub fn limits_level_text(seed: u64) -> String {
     let mut rng = SplitMix(seed);
-    let mut rows: Vec<Vec<char>> = vec![vec!['.'; SIDE]; SIDE];
-    for row in rows.iter_mut() {
-        for c in row.iter_mut() {
-            *c = match rng.next() % 100 {
-                0..84 => '.',
-                84..90 => 'f',
-                90..95 => 'c',
-                _ => 'r',
-            };
-        }
-    }
+    let mut rows = random_rows(SIDE, || rng.next(), [84, 90, 95]);
     for c in rows[ROAD_ROW].iter_mut() {
         *c = '=';
     }
     let per_side = MAX_FIGURES / 2;
     let mut taken = vec![false; SIDE * SIDE];
-    let mut figs = Vec::with_capacity(MAX_FIGURES);
-    let mut groups = Vec::new();
+    let mut units = Vec::new();
     for (side, name, facing) in [(0usize, "Red", "S"), (1, "Blue", "N")] {
-        let mut placed: Vec<(String, String, usize, usize)> = Vec::with_capacity(per_side);
+        let mut placed: Vec<(String, usize, usize)> = Vec::with_capacity(per_side);
         // In contact: Red's line faces south onto Blue's, one row below.
         for &y in &LINE_ROWS {
             for k in 0..LINE_LEN {
-                placed.push(("footman".into(), facing.into(), LINE_X0 + k, y + side));
+                placed.push(("footman".into(), LINE_X0 + k, y + side));
             }
         }
         // Spread out over the side's half, away from the lines.
@@ -79,41 +70,29 @@ pub fn limits_level_text(seed: u64) -> String {
             }
             taken[y * SIDE + x] = true;
             let t = spread[placed.len() % spread.len()];
-            placed.push((t.into(), facing.into(), x, y));
+            placed.push((t.into(), x, y));
         }
         for (i, chunk) in placed.chunks(8).enumerate() {
             let mut members = Vec::new();
-            for (k, (template, facing, x, y)) in chunk.iter().enumerate() {
+            for (k, (template, x, y)) in chunk.iter().enumerate() {
                 rows[*y][*x] = '.';
                 let id = format!("{}_{}", name.to_lowercase(), i * 8 + k);
-                figs.push(format!(
-                    r#"(id: "{id}", template: "{template}", side: "{name}", at: ({x}, {y}), facing: "{facing}")"#
-                ));
-                members.push(format!("{id:?}"));
+                members.push((id, template.clone(), *x, *y));
             }
-            groups.push(format!(
-                r#"(name: "{name} {i}", members: [{}])"#,
-                members.join(", ")
-            ));
+            units.push(Unit {
+                name: format!("{name} {i}"),
+                side: name,
+                facing,
+                members,
+            });
         }
     }
-    let rows: Vec<String> = rows
-        .iter()
-        .map(|r| format!("{:?}", r.iter().collect::<String>()))
-        .collect();
-    format!(
-        r#"Level(name: "At the limits", ruleset: "destrier", width: {SIDE}, height: {SIDE},
-        legend: {{ '.': (name: "open", cost: 1), 'r': (name: "rough", cost: 2),
-                   'c': (name: "hedges", cost: 1, cover: true),
-                   'f': (name: "woods", cost: 2, cover: true, blocks_sight: true),
-                   '=': (name: "paved road", cost: "{FINEST_COST}") }},
-        rows: [{}],
-        sides: [(name: "Red", control: Ai), (name: "Blue", control: Ai)],
-        figures: [{}],
-        groups: [{}])"#,
-        rows.join(",\n"),
-        figs.join(",\n"),
-        groups.join(",\n")
+    level_text(
+        "At the limits",
+        &rows,
+        &format!(r#"'=': (name: "paved road", cost: "{FINEST_COST}"),"#),
+        "",
+        &units,
     )
 }
 

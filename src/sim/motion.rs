@@ -469,22 +469,12 @@ pub fn start_half_move(world: &mut World) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::{Board, Terrain};
     use crate::rules::grid::GridKind;
 
     /// The bitmap gives what a sort and a dedup give, cells off the board included.
     #[test]
     fn sorted_cells_sorts_and_dedups_like_a_sort() {
-        let open = Terrain {
-            name: "open".into(),
-            cost: Some(Mp::ONE),
-            mounted_cost: None,
-            no_gallop: false,
-            cover: false,
-            blocks_sight: false,
-            obstacle: None,
-        };
-        let board = Board::new(GridKind::Square, 7, 5, vec![open]);
+        let board = crate::rules::melee::testkit::board(GridKind::Square, 7, 5);
         let mut seed = 12345u64;
         for round in 0..200 {
             let mut cells = Vec::new();

@@ -4,15 +4,18 @@
 #[path = "../../benches/common/splitmix.rs"]
 mod splitmix;
 
+#[path = "../../benches/common/level_text.rs"]
+mod level_text;
+
 #[path = "../../benches/common/limits.rs"]
-mod limits;
+mod at_limits;
 
 use warhorse::level::{MAX_CELLS, MAX_FIGURES, load_level_str};
 use warhorse::rules::mp::Mp;
 
 #[test]
 fn the_limits_bench_level_is_at_every_limit() {
-    let level = limits::limits_level(15);
+    let level = at_limits::limits_level(15);
     assert_eq!(
         level.board.width as u64 * level.board.height as u64,
         MAX_CELLS
@@ -21,9 +24,9 @@ fn the_limits_bench_level_is_at_every_limit() {
     // The finest cost is on the board, and nothing finer would load.
     let finest = Mp::cells(1).mul_ratio(1, 960);
     assert!(level.board.terrains.iter().any(|t| t.cost == Some(finest)));
-    let text = limits::limits_level_text(15);
+    let text = at_limits::limits_level_text(15);
     for finer in ["1/1000", "1/1008", "1/961"] {
-        let refused = text.replace(limits::FINEST_COST, finer);
+        let refused = text.replace(at_limits::FINEST_COST, finer);
         assert!(
             load_level_str(&refused, "<limits>", None).is_err(),
             "{finer} loads"
