@@ -29,30 +29,27 @@ const SIZE: usize = 128;
 
 #[path = "common/splitmix.rs"]
 mod splitmix;
+
+#[path = "common/level_text.rs"]
+mod level_text;
+use level_text::{Unit, level_text, random_rows};
+
+#[path = "common/digest.rs"]
+mod digest;
+use digest::orders_digest;
 use splitmix::SplitMix;
 
 /// A 128×128 `destrier` level with `figures` figures, half a side.
 fn big_level(figures: usize) -> Level {
     let mut rng = SplitMix(0xA1_2026);
-    let mut rows: Vec<Vec<char>> = vec![vec!['.'; SIZE]; SIZE];
-    for row in rows.iter_mut() {
-        for c in row.iter_mut() {
-            *c = match rng.next() % 100 {
-                0..80 => '.',
-                80..88 => 'f',
-                88..94 => 'c',
-                _ => 'r',
-            };
-        }
-    }
+    let mut rows = random_rows(SIZE, || rng.next(), [80, 88, 94]);
     let horse = [
         "knight_on_destrier",
         "sergeant_on_courser",
         "horse_archer_on_rouncy",
     ];
     let foot = ["footman", "archer", "raw_levy"];
-    let mut figs = Vec::new();
-    let mut groups = Vec::new();
+    let mut units = Vec::new();
     for (side, name, y0, facing) in [(0, "Red", 50usize, "S"), (1, "Blue", 72usize, "N")] {
         let n = figures / 2;
         let per_row = 40;
@@ -73,34 +70,22 @@ fn big_level(figures: usize) -> Level {
                     foot[(u + k) % 3]
                 };
                 let id = format!("{}_{i}", name.to_lowercase());
-                figs.push(format!(
-                    r#"(id: "{id}", template: "{template}", side: "{name}", at: ({x}, {y}), facing: "{facing}")"#
-                ));
-                members.push(format!("{id:?}"));
+                members.push((id, template.to_string(), x, y));
             }
-            groups.push(format!(
-                r#"(name: "{name} {u}", members: [{}])"#,
-                members.join(", ")
-            ));
+            units.push(Unit {
+                name: format!("{name} {u}"),
+                side: name,
+                facing,
+                members,
+            });
         }
     }
-    let rows: Vec<String> = rows
-        .iter()
-        .map(|r| format!("{:?}", r.iter().collect::<String>()))
-        .collect();
-    let text = format!(
-        r#"Level(name: "AI bench {figures}", ruleset: "destrier", width: {SIZE}, height: {SIZE},
-        legend: {{ '.': (name: "open", cost: 1), 'r': (name: "rough", cost: 2),
-                   'c': (name: "hedges", cost: 1, cover: true),
-                   'f': (name: "woods", cost: 2, cover: true, blocks_sight: true) }},
-        rows: [{}],
-        sides: [(name: "Red", control: Ai), (name: "Blue", control: Ai)],
-        surprised: Some("Blue"),
-        figures: [{}],
-        groups: [{}])"#,
-        rows.join(",\n"),
-        figs.join(",\n"),
-        groups.join(",\n")
+    let text = level_text(
+        &format!("AI bench {figures}"),
+        &rows,
+        "",
+        r#"surprised: Some("Blue"),"#,
+        &units,
     );
     load_level_str(&text, "<bench>", None).expect("the bench level loads")
 }
@@ -208,27 +193,15 @@ fn count_mode() -> bool {
     for _ in 0..reps {
         let g = Game::from_record(&record).expect("replays");
         let played = timed_side_turn(g, ai);
-        let refused = played.iter().filter(|(_, r)| r.is_err()).count();
-        let digest = played
-            .iter()
-            .map(|(o, _)| format!("{o:?}"))
-            .collect::<Vec<_>>()
-            .join("; ");
+        let (refused, digest) = orders_digest(&played);
         println!(
             "{} {n}: {} orders, {refused} refused, digest {:016x}",
             ai.name(),
             played.len(),
-            fnv(&digest)
+            digest
         );
     }
     true
-}
-
-/// FNV-1a of a string: a short fingerprint of the orders a side-turn gave.
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 criterion_group!(benches, side_turn, whole_game);

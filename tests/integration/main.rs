@@ -8,6 +8,7 @@ mod fidelity;
 mod fire;
 mod inputs;
 mod level_files;
+mod limits;
 mod melee;
 mod melee_ends;
 mod order_integrity;

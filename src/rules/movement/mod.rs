@@ -168,8 +168,31 @@ pub struct MoverSpec {
 }
 
 impl Mover {
-    /// Builds a mover for `board` under `rules`.
+    /// Builds a mover for `board` under `rules`, its D16 contact cells read from the board's
+    /// occupants (every cell next to a hostile one).
     pub fn new(rules: &Ruleset, board: &Board, spec: MoverSpec) -> Mover {
+        let mut mover = Mover::without_contacts(rules, board, spec);
+        if mover.style == MoveStyle::FootFacing && rules.grid == GridKind::Square {
+            // D16: every cell next to a hostile occupant. (Only a foot figure on squares has
+            // a turn of 45° or less to make; see `free_facings`.)
+            let mut contacts = Vec::new();
+            for c in board.cells() {
+                let o = board.occupant_at(c);
+                if o != 0 && o != mover.side {
+                    contacts.extend(rules.grid.neighbours(c).map(|(_, n)| n));
+                }
+            }
+            contacts.sort();
+            contacts.dedup();
+            mover.contacts = contacts;
+        }
+        mover
+    }
+
+    /// [`Mover::new`] without the contact cells, for a caller that sets them with
+    /// [`Mover::with_contacts`] (the simulation): reading them from the board visits every
+    /// cell, which at 512 × 512 cells was the largest cost of setting up a move.
+    pub fn without_contacts(rules: &Ruleset, board: &Board, spec: MoverSpec) -> Mover {
         let style = rules.style(spec.mounted);
         let crawl = if spec.crawling {
             rules.crawl_cost
@@ -190,19 +213,6 @@ impl Mover {
         let mut stops = spec.stops;
         stops.sort();
         stops.dedup();
-        let mut contacts = Vec::new();
-        if style == MoveStyle::FootFacing && rules.grid == GridKind::Square {
-            // D16: every cell next to a hostile occupant. (Only a foot figure on squares has
-            // a turn of 45° or less to make; see `free_facings`.)
-            for c in board.cells() {
-                let o = board.occupant_at(c);
-                if o != 0 && o != spec.side {
-                    contacts.extend(rules.grid.neighbours(c).map(|(_, n)| n));
-                }
-            }
-            contacts.sort();
-            contacts.dedup();
-        }
         Mover {
             grid: rules.grid,
             style,
@@ -223,7 +233,7 @@ impl Mover {
             rolls: None,
             any_obstacle: board.terrains.iter().any(|t| t.obstacle.is_some()),
             home: None,
-            contacts,
+            contacts: Vec::new(),
             moved_before: false,
             asl: rules.asl.is_some(),
             asl_gallop: spec.asl_gallop,

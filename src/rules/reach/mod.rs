@@ -23,6 +23,7 @@
 
 mod heap;
 mod oracle;
+mod table;
 
 pub use oracle::brute_force;
 
@@ -35,6 +36,8 @@ use super::ruleset::MoveStyle;
 use heap::RadixHeap;
 use serde::Serialize;
 use std::cell::RefCell;
+use std::collections::HashMap;
+use table::{DENSE_SLOTS, Table};
 
 /// One way to finish a move: a cell, the facing it ends in, the cheapest cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -98,6 +101,14 @@ pub struct ReachScratch {
     slots: Vec<u64>,
     /// Per (window cell, facing), column by column: `generation << 32 | end index`.
     end_slots: Vec<u64>,
+    /// `slots` and `end_slots` for a window too large for dense tables ([`DENSE_SLOTS`]):
+    /// only the slots reached.
+    sparse_slots: HashMap<usize, u64>,
+    sparse_ends: HashMap<usize, u64>,
+    /// The last query's window is searched with the sparse tables.
+    sparse: bool,
+    /// Most dense slots, [`DENSE_SLOTS`] unless a test lowers it.
+    dense_limit: Option<usize>,
     generation: u32,
     queue: RadixHeap,
     /// Poses reached by the last query: the first guess at the next one's size.
@@ -111,12 +122,17 @@ impl ReachScratch {
     }
 
     /// Starts a query over `poses` dense poses and `ends` (cell, facing) pairs: a fresh
-    /// generation, every slot "unseen".
+    /// generation, every slot "unseen"; sparse tables when either is over [`DENSE_SLOTS`].
     fn begin(&mut self, poses: usize, ends: usize) {
-        if self.slots.len() < poses {
+        let limit = self.dense_limit.unwrap_or(DENSE_SLOTS);
+        self.sparse = poses > limit || ends > limit;
+        if self.sparse {
+            self.sparse_slots.clear();
+            self.sparse_ends.clear();
+        } else if self.slots.len() < poses {
             self.slots.resize(poses, 0);
         }
-        if self.end_slots.len() < ends {
+        if !self.sparse && self.end_slots.len() < ends {
             self.end_slots.resize(ends, 0);
         }
         self.generation = self.generation.wrapping_add(1);
@@ -255,11 +271,15 @@ pub fn reachable_with(
     let all_dirs = g.dirs() as usize;
     scratch.begin(lay.size(), (lay.w * lay.h) as usize * all_dirs);
     let stamp = u64::from(scratch.generation) << 32;
-    let slots = &mut scratch.slots;
+    let mut slots = if scratch.sparse {
+        Table::Sparse(&mut scratch.sparse_slots)
+    } else {
+        Table::Dense(&mut scratch.slots)
+    };
     let queue = &mut scratch.queue;
     let steps = mover.candidate_steps();
     let left_raw = left.raw();
-    slots[k0] = stamp;
+    slots.set(k0, stamp);
     nodes.push(Node {
         pose: start,
         cost: 0,
@@ -286,7 +306,7 @@ pub fn reachable_with(
             let Some(k) = lay.key(&next, rolled) else {
                 continue;
             };
-            let slot = slots[k];
+            let slot = slots.get(k);
             let known = slot & !0xFFFF_FFFF == stamp;
             if known && nc >= nodes[slot as u32 as usize].cost {
                 continue;
@@ -318,7 +338,7 @@ pub fn reachable_with(
                 j
             } else {
                 let j = nodes.len() as u32;
-                slots[k] = stamp | u64::from(j);
+                slots.set(k, stamp | u64::from(j));
                 nodes.push(node);
                 j
             };
@@ -329,7 +349,11 @@ pub fn reachable_with(
     // per (cell, facing) the best by (needs a roll, cost), among equals the pose found first. Each (cell, facing)
     // has a slot numbered column by column, so sorting the slot numbers sorts the ends by
     // cell then facing.
-    let end_slots = &mut scratch.end_slots;
+    let mut end_slots = if scratch.sparse {
+        Table::Sparse(&mut scratch.sparse_ends)
+    } else {
+        Table::Dense(&mut scratch.end_slots)
+    };
     let mut found: Vec<ReachEnd> = Vec::with_capacity(nodes.len() + nodes.len() / 4);
     let mut order: Vec<u64> = Vec::with_capacity(found.capacity());
     for (j, n) in nodes.iter().enumerate() {
@@ -341,7 +365,7 @@ pub fn reachable_with(
         let (extra, count) = mover.free_facings(p);
         for &facing in std::iter::once(&p.facing).chain(&extra[..count]) {
             let e = column + facing.0 as usize;
-            let slot = end_slots[e];
+            let slot = end_slots.get(e);
             if slot & !0xFFFF_FFFF == stamp {
                 let end = &mut found[slot as u32 as usize];
                 if (n.roll != NONE, n.cost) < (end.roll.is_some(), end.cost.raw()) {
@@ -350,7 +374,7 @@ pub fn reachable_with(
                     end.state = j as u32;
                 }
             } else {
-                end_slots[e] = stamp | found.len() as u64;
+                end_slots.set(e, stamp | found.len() as u64);
                 order.push((e as u64) << 32 | found.len() as u64);
                 found.push(ReachEnd {
                     cell: p.cell,
@@ -530,6 +554,28 @@ mod tests {
         assert_eq!(scratch.generation, 1);
         for e in fresh.ends() {
             assert_eq!(fresh.path(e), wrapped.path(e));
+        }
+    }
+
+    #[test]
+    fn sparse_tables_give_the_same_area_as_dense_ones() {
+        for (gait, left) in [(Gait::Walk, 7), (Gait::Gallop, 27)] {
+            let (board, mover) = case(40, gait);
+            let start = Pose::new(Cell::new(20, 20), Dir(2));
+            let mut dense = ReachScratch::new();
+            let a = reachable_with(&mut dense, &board, &mover, start, Mp::cells(left));
+            assert!(!dense.sparse);
+            let mut sparse = ReachScratch {
+                dense_limit: Some(0),
+                ..ReachScratch::new()
+            };
+            let b = reachable_with(&mut sparse, &board, &mover, start, Mp::cells(left));
+            assert!(sparse.sparse);
+            assert!(a.ends().len() > 10);
+            assert_eq!(ends(&a), ends(&b));
+            for e in a.ends() {
+                assert_eq!(a.path(e), b.path(e));
+            }
         }
     }
 }

@@ -152,7 +152,15 @@ pub fn attach_profiles(world: &mut World, level: &Level) {
 /// Builds the pure fight from the world: every figure, with its profile and combat state.
 pub fn build_fight(world: &mut World) -> (Fight, Vec<Entity>) {
     let t = tables();
-    let rules = world.resource::<Rules>().0.clone();
+    // Only two things are read from the ruleset: cloning all of it (every template) for each
+    // fight model was most of a fire phase's cost, paid every turn of a replay.
+    let (conditions, prepare) = {
+        let rules = &world.resource::<Rules>().0;
+        (
+            rules.conditions.keys().cloned().collect(),
+            rules.prepare_spell,
+        )
+    };
     let board = world.resource::<Map>().0.clone();
     let attacker = world.resource::<TurnState>().initiative.unwrap_or(0);
     let turn = world.resource::<TurnState>().turn;
@@ -257,7 +265,10 @@ pub fn build_fight(world: &mut World) -> (Fight, Vec<Entity>) {
         .collect();
     rows.sort_by(|a, b| a.3.id.cmp(&b.3.id));
     let entities: Vec<Entity> = rows.iter().map(|r| r.0).collect();
-    let index = |e: Entity| entities.iter().position(|&x| x == e);
+    // Riders and mounts found by a lookup: a search of every row made this quadratic.
+    let row_of: std::collections::HashMap<Entity, usize> =
+        entities.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let index = |e: Entity| row_of.get(&e).copied();
     let links: Vec<(Option<usize>, Option<usize>)> = rows
         .iter()
         .map(|r| (r.1.and_then(index), r.2.and_then(index)))
@@ -281,10 +292,10 @@ pub fn build_fight(world: &mut World) -> (Fight, Vec<Entity>) {
         fighters,
         attacker,
         round: 0,
-        conditions: rules.conditions.keys().cloned().collect(),
+        conditions,
         first_half,
         melee_k2: false,
-        prepare: rules.prepare_spell,
+        prepare,
     };
     (fight, entities)
 }
