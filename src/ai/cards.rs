@@ -11,13 +11,13 @@
 
 use super::AiLevel;
 use super::imagine::{Imagined, imagine_round, worth_for};
-use super::roll::ActionRolls;
-use super::table::{Conduct, Intent};
+use crate::rules::actions::{Conduct, Intent};
 use crate::rules::melee::cards::{Choice, MeleeCard, TacCard, check_play};
 use crate::rules::melee::fight::Fight;
 use crate::rules::melee::flow;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::sim::Game;
+use crate::sim::action_roll::ActionRolls;
 use crate::sim::melee::{MeleeState, Stage};
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
@@ -51,7 +51,7 @@ fn intent_of(world: &World, fight: &Fight, i: usize) -> Option<Intent> {
     let id = f
         .rider
         .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    let groups = world.get_resource::<super::Groups>()?;
+    let groups = world.get_resource::<crate::sim::groups::Groups>()?;
     let unit = groups.of_figure(id)?.name.clone();
     let turn = world.resource::<TurnState>().turn;
     world
@@ -287,7 +287,7 @@ pub fn next_card_order(
 ) -> Option<Order> {
     let strong = level == AiLevel::Lookahead;
     // Only the stronger AI asks who commands a figure; the baseline needs no view.
-    let view = strong.then(|| super::view::View::build(game.app.world_mut()));
+    let view = strong.then(|| crate::sim::view::View::build(game.app.world_mut()));
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
     let fight = s.fight.clone()?;
@@ -325,7 +325,7 @@ pub fn next_card_order(
 
 /// True when the fighter's unit has a hero or leader still in the fight (the stronger AI
 /// commands it).
-fn commanded(view: &super::view::View, fight: &Fight, i: usize) -> bool {
+fn commanded(view: &crate::sim::view::View, fight: &Fight, i: usize) -> bool {
     let f = &fight.fighters[i];
     let id = f
         .rider

@@ -4,8 +4,7 @@
 //! moves are legal by construction.
 
 use super::field::{FAR, FieldCache};
-use super::table::{Conduct, Intent};
-use super::view::{FigView, View};
+use crate::rules::actions::{Conduct, Intent};
 use crate::rules::allowance::activity_cost;
 use crate::rules::gait::{Gait, check_gait_change};
 use crate::rules::grid::{Cell, Dir, GridKind};
@@ -18,6 +17,7 @@ use crate::sim::components::*;
 use crate::sim::motion::{MoveSetup, setup_move};
 use crate::sim::orders::Order;
 use crate::sim::phase::Phase;
+use crate::sim::view::{FigView, View};
 use crate::sim::world::{Map, Rules};
 use bevy::prelude::*;
 
@@ -342,7 +342,7 @@ pub fn turn_away(view: &View, f: &FigView, reach: &Reach) -> Option<ReachEnd> {
 /// cover cell the figure reaches with this half-move and the next (one whole move), walked
 /// towards as far as this half-move allows; with none, away from all enemies.
 pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView) -> Option<Order> {
-    if super::risk::in_cover(&view.board, f.cell) {
+    if crate::rules::risk::in_cover(&view.board, f.cell) {
         return None;
     }
     let first_half = view.phase == Phase::FirstHalfMove;
@@ -355,7 +355,7 @@ pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView
     let target = reach
         .cells()
         .into_iter()
-        .filter(|e| super::risk::in_cover(&view.board, e.cell))
+        .filter(|e| crate::rules::risk::in_cover(&view.board, e.cell))
         .min_by_key(|e| (e.cost, e.cell))
         .and_then(|e| reach.cheapest_at(e.cell).copied());
     let Some(target) = target else {

@@ -2,18 +2,25 @@
 //! summed from the board (I1), a d6 is rolled with the game's seeded dice and logged, and the
 //! table's answer (I2) is kept in the game.
 //!
+//! The table is seed 004's rule, not a player's choice: every unit rolls and obeys its row
+//! whoever plays its side, so the roll lives with the simulation, and the AI (like a person)
+//! only gives the order and then plays within the row's answer.
+//!
 //! Making the roll an order is what lets AI games replay: saves and undo rebuild a game by
 //! replaying its orders, so a die rolled outside them would shift every later roll. It also
-//! keeps the AI's memory — what each unit did last turn — inside the game, where a reloaded
+//! keeps each unit's memory — what it did last turn — inside the game, where a reloaded
 //! game finds it.
 
+use super::dice::Dice;
 use super::groups::Groups;
-use super::risk::{RiskTerms, risk_terms};
-use super::table::{self, Action, Band, Intent};
-use crate::sim::dice::Dice;
-use crate::sim::log::{GameLog, Roll};
-use crate::sim::orders::Refusal;
-use crate::sim::phase::{Phase, TurnState, log_line};
+use super::log::{GameLog, LogEntry, Roll};
+use super::orders::Refusal;
+use super::phase::{Phase, TurnState, log_line};
+use super::view::{FigView, View};
+use crate::rules::actions::{self as table, Action, Band, Intent, is_running};
+use crate::rules::gait::Gait;
+use crate::rules::grid::Cell;
+use crate::rules::risk::{RiskTerms, in_cover, names_retreat, on_flank_or_rear, weapon_range};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +75,7 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
         return refuse(format!("I1: there is no unit {unit:?}"));
     };
     let turn = world.resource::<TurnState>().clone();
-    // Every check reads the world only, before the AI's kept view is brought up to date: a
+    // Every check reads the world only, before the kept public view is brought up to date: a
     // refused roll touches nothing.
     let rolled = world
         .get_resource::<ActionRolls>()
@@ -99,16 +106,13 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
                 .map_or("its side", |s| s.as_str())
         ));
     }
-    // The AI's kept view, brought up to date (this order comes before every unit's moves).
+    // The kept public view, brought up to date (this order comes before every unit's moves).
     let (terms, before) = super::view::with_view(world, |world, view| {
         let g = view
             .group(unit)
             .expect("the view has every unit of the game");
-        let retreated = super::risk::retreated_from_melee(
-            &world.resource::<GameLog>().0,
-            &group.members,
-            turn.turn,
-        );
+        let retreated =
+            retreated_from_melee(&world.resource::<GameLog>().0, &group.members, turn.turn);
         let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);
         (risk_terms(view, g, retreated), before)
     });
@@ -147,4 +151,94 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
         None => world.insert_resource(ActionRolls(vec![entry])),
     }
     Ok(())
+}
+
+/// True when `enemy`'s weapon reaches `target`.
+fn in_range_of(view: &View, enemy: &FigView, target: Cell) -> bool {
+    view.dist(enemy.cell, target) <= weapon_range(&enemy.weapon)
+}
+
+/// True when one of `members` (figure ids; a mount's id is its rider's followed by `.mount`)
+/// retreated from a melee in turn `turn - 1`: the melee's log line for a RETREAT or RUN AWAY
+/// that moved it ("`id` RETREATS in good order …", "`id` RUNS AWAY …"). The log is public:
+/// every player reads it (I4). *Our reading* of "retreating as a result of melee" (I1): a
+/// retreat the TAC cards carried out, whether chosen or forced by KEEP DISTANCE; a stagger's
+/// push of one cell is not a retreat.
+pub fn retreated_from_melee(log: &[LogEntry], members: &[String], turn: u32) -> bool {
+    let Some(last) = turn.checked_sub(1) else {
+        return false;
+    };
+    log.iter()
+        .rev()
+        .take_while(|e| e.turn >= last)
+        .filter(|e| {
+            e.turn == last && (e.text.contains(" RETREATS") || e.text.contains(" RUNS AWAY"))
+        })
+        .any(|e| members.iter().any(|id| names_retreat(&e.text, id)))
+}
+
+/// I1 for unit `g` of the view, `retreated` telling whether a member retreated from melee
+/// last turn (the melee rules report it; `false` where they do not).
+pub fn risk_terms(view: &View, g: usize, retreated: bool) -> RiskTerms {
+    let unit = &view.groups[g];
+    let mine: Vec<&FigView> = view.fighting(g).collect();
+    let mut t = RiskTerms::default();
+    if mine.is_empty() {
+        return t;
+    }
+    if mine.iter().any(|f| f.hero) {
+        t.hero = -1;
+    }
+    let all_cover = mine.iter().all(|f| in_cover(&view.board, f.cell));
+    let all_fast = mine.iter().all(|f| f.mounted && f.gait >= Gait::Canter);
+    if all_cover || all_fast {
+        t.cover_or_speed = -1;
+    }
+    let enemies: Vec<&FigView> = view.enemies(unit.side).collect();
+    let in_range = |clear: bool| {
+        enemies.iter().any(|e| {
+            mine.iter().any(|f| {
+                in_range_of(view, e, f.cell)
+                    && if clear {
+                        view.clear_sight(f.cell, e.cell)
+                    } else {
+                        view.in_sight(f.cell, e.cell)
+                    }
+            })
+        })
+    };
+    if in_range(true) {
+        t.enemy_in_range = 1;
+    }
+    let raw = mine.iter().filter(|f| f.raw).count();
+    if raw * 2 > mine.len() && in_range(false) {
+        t.raw = 1;
+    }
+    let present_hurt = unit
+        .members
+        .iter()
+        .filter(|&&i| view.figs[i].hurt || view.figs[i].down)
+        .count();
+    let gone = unit.start.saturating_sub(unit.members.len());
+    let lost = present_hurt + gone;
+    if let Some(tenths) = (lost * 10).checked_div(unit.start) {
+        t.losses = tenths as i32;
+    }
+    let flanked = enemies.iter().any(|e| {
+        mine.iter().any(|f| {
+            view.dist(f.cell, e.cell) <= e.threat
+                && on_flank_or_rear(view.grid, f.cell, f.facing, e.cell)
+                && view.in_sight(f.cell, e.cell)
+        })
+    });
+    if flanked {
+        t.flank_or_rear = 2;
+    }
+    let ran = view
+        .last_roll_before_now(&unit.name)
+        .is_some_and(|r| r.turn + 1 == view.turn && is_running(r.intent.conduct));
+    if ran || retreated {
+        t.ran = 3;
+    }
+    t
 }
