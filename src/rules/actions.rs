@@ -178,12 +178,16 @@ pub struct Intent {
     pub charge: bool,
 }
 
-/// Reads an action against the conduct of the turn before (`None`: the unit has not acted
-/// yet, which counts as standing — every unit starts the battle at a halt).
+/// Reads an action against the conduct of the turn before (`None`: the unit is doing nothing
+/// — the simulation reads a unit that has not rolled yet from the board, so a unit that
+/// starts the battle on the move is advancing, see `sim::action_roll::conduct_on_the_board`).
 pub fn intent(action: Action, before: Option<Conduct>) -> Intent {
     let before = before.unwrap_or(Conduct::Stand);
     let (conduct, face_enemy, charge) = match action {
-        Action::Continue => (before, false, false),
+        // Our reading (issue 13): a unit advancing on the enemy that goes on advancing goes on
+        // as cavalry does, charging when a charge is open to it; any other conduct continues
+        // as it was, without a charge.
+        Action::Continue => (before, false, matches!(before, Conduct::Advance { .. })),
         Action::AdvanceOnVisible => (
             Conduct::Advance {
                 gait: Gait::Walk,

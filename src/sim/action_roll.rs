@@ -17,7 +17,7 @@ use super::log::{GameLog, LogEntry, Roll};
 use super::orders::Refusal;
 use super::phase::{Phase, TurnState, log_line};
 use super::view::{FigView, View};
-use crate::rules::actions::{self as table, Action, Band, Intent, is_running};
+use crate::rules::actions::{self as table, Action, Band, Conduct, Intent, is_running};
 use crate::rules::gait::Gait;
 use crate::rules::grid::Cell;
 use crate::rules::risk::{RiskTerms, in_cover, names_retreat, on_flank_or_rear, weapon_range};
@@ -113,7 +113,10 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
             .expect("the view has every unit of the game");
         let retreated =
             retreated_from_melee(&world.resource::<GameLog>().0, &group.members, turn.turn);
-        let before = view.last_roll_before_now(unit).map(|r| r.intent.conduct);
+        let before = view
+            .last_roll_before_now(unit)
+            .map(|r| r.intent.conduct)
+            .or_else(|| conduct_on_the_board(view, g));
         (risk_terms(view, g, retreated), before)
     });
     let risk = terms.total();
@@ -151,6 +154,25 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
         None => world.insert_resource(ActionRolls(vec![entry])),
     }
     Ok(())
+}
+
+/// What a unit that has not rolled yet is doing, read from the board (issue 13: "a unit that
+/// starts a level moving is moving"): when every figure of it still in the fight is mounted
+/// and its mount is moving, it is advancing on the nearest enemy at the slowest of their
+/// gaits; otherwise (anyone on foot or halted) nothing, which the table reads as at a halt.
+/// So "continue current actions" (I2) keeps a trotting knight trotting.
+pub fn conduct_on_the_board(view: &View, g: usize) -> Option<Conduct> {
+    let mut gait: Option<Gait> = None;
+    for f in view.fighting(g) {
+        if !f.mounted || f.gait == Gait::Halt {
+            return None;
+        }
+        gait = Some(gait.map_or(f.gait, |x| x.min(f.gait)));
+    }
+    gait.map(|gait| Conduct::Advance {
+        gait,
+        visible: false,
+    })
 }
 
 /// True when `enemy`'s weapon reaches `target`.
