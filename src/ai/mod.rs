@@ -24,6 +24,8 @@ pub mod plan;
 mod speed_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_commander;
 
 pub use crate::sim::groups::{Group, Groups};
 pub use brain::{level_of, set_level};
