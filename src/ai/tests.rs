@@ -60,11 +60,11 @@ fn fig_at_gait(
     )
 }
 
-fn open(w: usize, h: usize) -> Vec<String> {
+pub(crate) fn open(w: usize, h: usize) -> Vec<String> {
     vec![".".repeat(w); h]
 }
 
-fn rows(v: &[String]) -> Vec<&str> {
+pub(crate) fn rows(v: &[String]) -> Vec<&str> {
     v.iter().map(|s| s.as_str()).collect()
 }
 
@@ -86,7 +86,7 @@ fn set_body(game: &mut Game, id: &str, left: u16) {
 }
 
 /// Puts a roll for `unit` into the game, as if it had rolled `roll` at `risk` in `turn`.
-fn inject(
+pub(crate) fn inject(
     game: &mut Game,
     unit: &str,
     side: u8,
@@ -111,7 +111,7 @@ fn inject(
 }
 
 /// Plays `side` until it ends its half-move; every order must be accepted.
-fn play_side(game: &mut Game, side: u8) -> Vec<Order> {
+pub(crate) fn play_side(game: &mut Game, side: u8) -> Vec<Order> {
     let mut out = Vec::new();
     while let Some(o) = super::next_order(game, side) {
         game.order(&o)

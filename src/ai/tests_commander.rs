@@ -220,3 +220,70 @@ fn d7_dodge_guesses_are_mixed_and_replayable() {
         assert!((150..=250).contains(&n), "{d:?} guessed {n} times of 600");
     }
 }
+
+/// A retiring unit keeps its face to the enemy where the rules allow (issue 13): a footman
+/// told to canter away or flee (foot walks) ends its move farther from the enemy, and, when
+/// its reachable area holds any end farther away that faces the enemy, it ends facing the
+/// enemy (D14: foot moves forward and turns, so turning about and back may cost more than it
+/// has; then the rules force its back round). The cases are chosen so that both happen.
+#[test]
+fn i2_a_retiring_footman_does_not_turn_its_back() {
+    use super::tests::{fig, inject, level, open, play_side, rows};
+    use crate::rules::grid::{Cell, GridKind};
+    let sq = GridKind::Square;
+    let cases = [
+        ((10, 5), "E", (17, 5)),
+        ((10, 5), "W", (3, 5)),
+        ((10, 5), "N", (10, 0)),
+        ((10, 5), "S", (17, 5)),
+        ((10, 5), "N", (17, 5)),
+        ((10, 5), "NE", (15, 0)),
+    ];
+    let mut allowed = 0;
+    for (action, (at, facing, enemy)) in [Action::CanterAway, Action::Flee]
+        .into_iter()
+        .flat_map(|a| cases.iter().map(move |c| (a, *c)))
+    {
+        let l = level(
+            &rows(&open(21, 11)),
+            &[
+                fig("f", "footman", "Red", at, facing),
+                fig("e", "footman", "Blue", enemy, "W"),
+            ],
+            "",
+        );
+        let mut g = Game::new(&l, 5);
+        let (e, start) = (Cell::new(enemy.0, enemy.1), Cell::new(at.0, at.1));
+        let ent = find_figure(g.app.world_mut(), "f").expect("f");
+        let (_, reach) =
+            super::plan::reach_with(g.app.world_mut(), ent, crate::rules::mp::Mp::ZERO)
+                .expect("it may move");
+        let may_face = reach.ends().iter().any(|x| {
+            sq.distance(x.cell, e) > sq.distance(start, e)
+                && !super::plan::back_to(sq, x.cell, x.facing, Some(e))
+        });
+        inject(&mut g, "f", 0, 1, action, None);
+        play_side(&mut g, 0);
+        let s = g.snapshot();
+        let f = s.figures.iter().find(|x| x.id == "f").expect("f");
+        let cell = Cell::new(f.cell[0], f.cell[1]);
+        let dir = sq.parse_dir(&f.facing).expect("a facing");
+        assert!(
+            sq.distance(cell, e) > sq.distance(start, e),
+            "{action:?}: it retired"
+        );
+        if may_face {
+            allowed += 1;
+            assert!(
+                !super::plan::back_to(sq, cell, dir, Some(e)),
+                "{action:?} from {at:?} facing {facing}: ends at {:?} facing {}",
+                f.cell,
+                f.facing
+            );
+        }
+    }
+    assert!(
+        allowed >= 2,
+        "the cases exercise a retreat facing the enemy ({allowed})"
+    );
+}
