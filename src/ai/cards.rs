@@ -108,7 +108,10 @@ fn tac_options(
         _ => vec![(TacCard::StandGround, None)],
     }
     .into_iter()
-    .filter(|(c, _)| !fight.fighters[i].is_mount() && !(archer && *c == TacCard::Charge))
+    .filter(|(c, _)| {
+        let archers_charge = archer && *c == TacCard::Charge;
+        !(fight.fighters[i].is_mount() || archers_charge)
+    })
     .collect()
 }
 
