@@ -9,11 +9,11 @@
 //! in [`Timing`], and never part of what a test compares.
 
 use super::AiLevel;
-use super::view::View;
 use crate::level::Level;
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
+use crate::sim::view::View;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

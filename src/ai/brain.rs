@@ -10,12 +10,12 @@ use super::AiLevel;
 use super::field::FieldCache;
 use super::look;
 use super::plan::{self, gait_change, mount_of, wanted_gait};
-use super::table::Conduct;
-use super::view::View;
+use crate::rules::actions::Conduct;
 use crate::rules::grid::Cell;
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::view::View;
 use bevy::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,28 +43,20 @@ struct SideMemo {
 /// The AI's bookkeeping, kept in the game world.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct AiState {
-    levels: BTreeMap<u8, AiLevel>,
     memos: BTreeMap<u8, SideMemo>,
     /// What the stronger AI chose for each unit this turn, for [`super::explain`].
     pub notes: BTreeMap<String, String>,
 }
 
-/// Sets the strength a side plays at.
+/// Sets the strength a side plays at: the computer is seated there (the seat lives in the
+/// game, [`crate::sim::seat::Seats`], so the simulation keeps it without knowing the AI).
 pub fn set_level(game: &mut Game, side: u8, level: AiLevel) {
-    let w = game.app.world_mut();
-    if !w.contains_resource::<AiState>() {
-        w.insert_resource(AiState::default());
-    }
-    w.resource_mut::<AiState>().levels.insert(side, level);
+    crate::sim::seat::seat(game.app.world_mut(), side, level);
 }
 
 /// The strength a side plays at (the baseline unless set).
 pub fn level_of(game: &Game, side: u8) -> AiLevel {
-    game.app
-        .world()
-        .get_resource::<AiState>()
-        .and_then(|s| s.levels.get(&side).copied())
-        .unwrap_or_default()
+    crate::sim::seat::strength_of(game.app.world(), side)
 }
 
 /// True when the game waits for `side` now: its half-move, its mounted figures' charge
@@ -141,7 +133,7 @@ fn next_in_half_move(
     memo: &mut SideMemo,
 ) -> Option<Order> {
     // The view is built once and brought up to date after each order, not rebuilt.
-    super::view::with_view(world, |world, view| {
+    crate::sim::view::with_view(world, |world, view| {
         half_move_order(world, view, side, level, memo)
     })
 }
@@ -232,7 +224,7 @@ fn half_move_order(
 
 /// Where an advancing unit is going: every enemy (the field then leads to the nearest one),
 /// or the nearest visible enemy alone for the RF 0 six.
-pub fn goal_of(view: &View, g: usize, intent: &super::table::Intent) -> Vec<Cell> {
+pub fn goal_of(view: &View, g: usize, intent: &crate::rules::actions::Intent) -> Vec<Cell> {
     match intent.conduct {
         Conduct::Advance { visible: true, .. } => view
             .nearest_enemy(g, true)

@@ -11,13 +11,13 @@
 
 use super::AiLevel;
 use super::imagine::{Imagined, imagine_round, worth_for};
-use super::roll::ActionRolls;
-use super::table::{Conduct, Intent};
-use crate::rules::melee::cards::{Choice, MeleeCard, TacCard, check_play};
+use crate::rules::actions::{Conduct, Intent};
+use crate::rules::melee::cards::{Choice, DodgeDir, MeleeCard, TacCard, check_play};
 use crate::rules::melee::fight::Fight;
 use crate::rules::melee::flow;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::sim::Game;
+use crate::sim::action_roll::ActionRolls;
 use crate::sim::melee::{MeleeState, Stage};
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
@@ -51,7 +51,7 @@ fn intent_of(world: &World, fight: &Fight, i: usize) -> Option<Intent> {
     let id = f
         .rider
         .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    let groups = world.get_resource::<super::Groups>()?;
+    let groups = world.get_resource::<crate::sim::groups::Groups>()?;
     let unit = groups.of_figure(id)?.name.clone();
     let turn = world.resource::<TurnState>().turn;
     world
@@ -73,14 +73,23 @@ fn foes(fight: &Fight, i: usize) -> Vec<usize> {
     v
 }
 
+/// True when fighter `i` is an archer: its main weapon is a missile (bow, crossbow, sling).
+/// Archers shoot; they do not play CHARGE (issue 13: "archers do not play CHARGE"), however
+/// the table reads for their unit.
+pub fn is_archer(fight: &Fight, t: &Tables, i: usize) -> bool {
+    t.weapon(&fight.fighters[i].weapon).is_missile()
+}
+
 /// The TAC cards a unit's conduct allows, best first (the table's morale result holds in the
-/// melee too: a retiring unit retreats, a charging one charges).
+/// melee too: a retiring unit retreats, a charging one charges — but never an archer).
 fn tac_options(
     fight: &Fight,
+    tables: &Tables,
     i: usize,
     intent: Option<&Intent>,
     target: Option<usize>,
 ) -> Vec<(TacCard, Option<String>)> {
+    let archer = is_archer(fight, tables, i);
     let t = target.map(|j| fight.fighters[j].id.clone());
     match intent.map(|x| (x.conduct, x.charge)) {
         Some((Conduct::Retire { .. }, _)) => {
@@ -99,7 +108,10 @@ fn tac_options(
         _ => vec![(TacCard::StandGround, None)],
     }
     .into_iter()
-    .filter(|_| !fight.fighters[i].is_mount())
+    .filter(|(c, _)| {
+        let archers_charge = archer && *c == TacCard::Charge;
+        !(fight.fighters[i].is_mount() || archers_charge)
+    })
     .collect()
 }
 
@@ -127,7 +139,7 @@ pub fn baseline_play(
 ) -> Choice {
     let foes = foes(fight, i);
     let tacs: Vec<(Option<TacCard>, Option<String>)> = if tac_phase {
-        tac_options(fight, i, intent, foes.first().copied())
+        tac_options(fight, t, i, intent, foes.first().copied())
             .into_iter()
             .map(|(c, x)| (Some(c), x))
             .chain([(None, None)])
@@ -216,7 +228,7 @@ fn lookahead_play(
     if tac_phase && base.tac.is_some() {
         let nearest = foes(fight, i).first().copied();
         let mut best = (value(&base) + margin, base.clone());
-        for (tac, tac_target) in tac_options(fight, i, intent, nearest) {
+        for (tac, tac_target) in tac_options(fight, t, i, intent, nearest) {
             let c = Choice {
                 tac: Some(tac),
                 tac_target,
@@ -239,8 +251,11 @@ fn lookahead_play(
         MeleeCard::WeaponParry,
         MeleeCard::ActiveShieldParry,
         MeleeCard::DesperateDefense,
-        MeleeCard::Dodge(crate::rules::melee::cards::DodgeDir::Back),
     ];
+    // A dodge's direction is drawn, not chosen: a dodger that always went Back would lose to
+    // a guesser who always guesses Back (§6, D7). The draw is uniform over the legal
+    // directions, from dice seeded by public facts, so the game still replays.
+    extra.extend(dodge_mix(fight, t, i, tac, &tac_target, tac_phase, seed));
     if !retiring {
         for j in foes(fight, i).into_iter().take(3) {
             let id = fight.fighters[j].id.clone();
@@ -277,6 +292,46 @@ fn lookahead_play(
     cands[best.1].clone()
 }
 
+/// The dodges fighter `i` may play, in an order drawn from `seed`: the first legal one is
+/// the mixed strategy's pick (each legal direction equally likely).
+fn dodge_mix(
+    fight: &Fight,
+    t: &Tables,
+    i: usize,
+    tac: Option<TacCard>,
+    tac_target: &Option<String>,
+    tac_phase: bool,
+    seed: u64,
+) -> Option<MeleeCard> {
+    let legal: Vec<DodgeDir> = DodgeDir::ALL
+        .into_iter()
+        .filter(|&d| {
+            let c = Choice {
+                tac,
+                tac_target: tac_target.clone(),
+                melee: vec![MeleeCard::Dodge(d)],
+                forfeit: false,
+            };
+            check_play(fight, i, &c, t, tac_phase).is_ok()
+        })
+        .collect();
+    let k = super::imagine::mix(&[seed, 0xD0D6E]) % legal.len().max(1) as u64;
+    legal.get(k as usize).map(|&d| MeleeCard::Dodge(d))
+}
+
+/// A guess at the direction of `dodger`'s face-down DODGE by `guesser` (§6, D7): uniform over
+/// Left, Right and Back, from dice seeded by public facts. Guessing never costs more than not
+/// guessing (a wrong guess and no guess both let the dodger counter), and a uniform guess
+/// cannot be beaten by any fixed way of dodging.
+pub fn guess_dir(seed: u64, guesser: &str, dodger: &str) -> DodgeDir {
+    let h = |s: &str| {
+        s.bytes()
+            .fold(0u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64))
+    };
+    let k = super::imagine::mix(&[seed, h(guesser), h(dodger), 0x6E55]) % 3;
+    DodgeDir::ALL[k as usize]
+}
+
 /// The next card order for `side` in a melee phase, or `None` when the melee does not wait
 /// for it. A figure is tried once with its chosen play, then with a pass.
 pub fn next_card_order(
@@ -287,13 +342,35 @@ pub fn next_card_order(
 ) -> Option<Order> {
     let strong = level == AiLevel::Lookahead;
     // Only the stronger AI asks who commands a figure; the baseline needs no view.
-    let view = strong.then(|| super::view::View::build(game.app.world_mut()));
+    let view = strong.then(|| crate::sim::view::View::build(game.app.world_mut()));
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
     let fight = s.fight.clone()?;
     let stage = s.stage;
     let (i, id) = waiting_of(world, side).into_iter().next()?;
-    if stage == Stage::Guessing || tried.contains(&id) {
+    let seed = world.resource::<crate::sim::dice::Dice>().seed;
+    let turn = world.resource::<TurnState>().turn as u64;
+    if stage == Stage::Guessing {
+        // Every level guesses: each dodge it must guess once, then it passes what is left.
+        let dodger = s
+            .dodges_to_guess()
+            .into_iter()
+            .find(|(g, d)| *g == id && !tried.contains(&format!("guess {g} {d}")))
+            .map(|(_, d)| d);
+        return Some(match dodger {
+            Some(d) => {
+                tried.insert(format!("guess {id} {d}"));
+                let mix = super::imagine::mix(&[seed, turn, fight.round as u64]);
+                Order::GuessDodge {
+                    guess: guess_dir(mix, &id, &d),
+                    unit: id,
+                    target: d,
+                }
+            }
+            None => Order::Pass { unit: id },
+        });
+    }
+    if tried.contains(&id) {
         return Some(Order::Pass { unit: id });
     }
     tried.insert(id.clone());
@@ -305,8 +382,6 @@ pub fn next_card_order(
     let intent = intent_of(world, &fight, i);
     let commanded = view.as_ref().is_some_and(|v| commanded(v, &fight, i));
     let play = if strong && commanded {
-        let seed = world.resource::<crate::sim::dice::Dice>().seed;
-        let turn = world.resource::<TurnState>().turn as u64;
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
         lookahead_play(&fight, t, i, tac_phase, intent.as_ref(), mix)
     } else {
@@ -325,7 +400,7 @@ pub fn next_card_order(
 
 /// True when the fighter's unit has a hero or leader still in the fight (the stronger AI
 /// commands it).
-fn commanded(view: &super::view::View, fight: &Fight, i: usize) -> bool {
+fn commanded(view: &crate::sim::view::View, fight: &Fight, i: usize) -> bool {
     let f = &fight.fighters[i];
     let id = f
         .rider

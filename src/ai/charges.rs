@@ -11,14 +11,14 @@
 //! the reveal.
 
 use super::AiLevel;
-use super::roll::ActionRolls;
-use super::view::View;
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{MeleeCard, TacCard};
 use crate::sim::Game;
+use crate::sim::action_roll::ActionRolls;
 use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::view::View;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 
@@ -191,12 +191,15 @@ pub fn next_charge_order(
     let world = game.app.world_mut();
     let view = View::build(world);
     for (gi, g) in view.groups.iter().enumerate() {
+        // Rolls are noted apart from figures: a unit of one is named by its figure's id, and
+        // a figure already in `tried` is not asked for its charge again (it wrote "no charge").
+        let key = format!("roll {}", g.name);
         if g.side == side
-            && !tried.contains(&g.name)
+            && !tried.contains(&key)
             && view.roll_this_turn(&g.name).is_none()
             && view.fighting(gi).next().is_some()
         {
-            tried.insert(g.name.clone());
+            tried.insert(key);
             return Some(Order::ActionRoll {
                 unit: g.name.clone(),
             });

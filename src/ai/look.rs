@@ -15,13 +15,13 @@
 
 use super::field::{FAR, FieldCache};
 use super::plan::{self, facing_error, move_to, nearest_enemy_of, reach_with};
-use super::table::{Conduct, Intent};
-use super::view::{FigView, View};
+use crate::rules::actions::{Conduct, Intent};
 use crate::rules::grid::Cell;
 use crate::rules::mp::Mp;
 use crate::rules::reach::reachable;
 use crate::sim::motion::setup_move;
 use crate::sim::orders::Order;
+use crate::sim::view::{FigView, View};
 use crate::sim::world::Map;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
@@ -103,7 +103,7 @@ fn exposure(
         }
         let hits = view.grid.neighbours(cell).any(|(_, n)| {
             (n == e.cell || ends.binary_search(&n).is_ok())
-                && super::risk::on_flank_or_rear(view.grid, cell, facing, n)
+                && crate::rules::risk::on_flank_or_rear(view.grid, cell, facing, n)
         });
         if hits {
             total += worth(e);
@@ -122,8 +122,8 @@ fn contact_value(view: &View, f: &FigView, cell: Cell, facing: crate::rules::gri
         if view.dist(e.cell, cell) != 1 {
             continue;
         }
-        let ours_front = !super::risk::on_flank_or_rear(view.grid, cell, facing, e.cell);
-        let their_front = !super::risk::on_flank_or_rear(view.grid, e.cell, e.facing, cell);
+        let ours_front = !crate::rules::risk::on_flank_or_rear(view.grid, cell, facing, e.cell);
+        let their_front = !crate::rules::risk::on_flank_or_rear(view.grid, e.cell, e.facing, cell);
         let odds = worth(f) * 100 / (worth(f) + worth(e)).max(1);
         v += match (ours_front, their_front) {
             (true, false) => odds * 2,
@@ -245,7 +245,7 @@ pub fn choose_move(
         }
         Conduct::Retire { .. } | Conduct::Cover => {
             if matches!(intent.conduct, Conduct::Cover)
-                && super::risk::in_cover(&view.board, f.cell)
+                && crate::rules::risk::in_cover(&view.board, f.cell)
             {
                 return None;
             }

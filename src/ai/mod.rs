@@ -17,67 +17,28 @@ pub mod cards;
 pub mod charges;
 pub mod field;
 pub mod fire;
-pub mod groups;
 pub mod imagine;
 pub mod look;
 pub mod plan;
-pub mod risk;
-pub mod roll;
 #[cfg(test)]
 mod speed_tests;
-pub mod table;
 #[cfg(test)]
 mod tests;
-pub mod view;
+#[cfg(test)]
+mod tests_commander;
 
+pub use crate::sim::groups::{Group, Groups};
 pub use brain::{level_of, set_level};
-pub use groups::{Group, Groups};
 
+use crate::rules::actions as table;
 use crate::sim::Game;
+use crate::sim::action_roll as roll;
 use crate::sim::orders::{Order, Refusal};
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use serde::Serialize;
 
-/// How strongly a side plays.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-pub enum AiLevel {
-    /// The actions table alone: nearest enemy, nearest cover, cheapest path.
-    #[default]
-    Table,
-    /// The table's morale result, with targets and paths of commanded units chosen by
-    /// looking ahead with the rules.
-    Lookahead,
-}
-
-impl AiLevel {
-    /// Every level, weakest first.
-    pub const ALL: [AiLevel; 2] = [AiLevel::Table, AiLevel::Lookahead];
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            AiLevel::Table => "table",
-            AiLevel::Lookahead => "lookahead",
-        }
-    }
-
-    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`).
-    pub fn parse(s: &str) -> Option<AiLevel> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "table" | "baseline" | "0" => Some(AiLevel::Table),
-            "lookahead" | "strong" | "1" => Some(AiLevel::Lookahead),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for AiLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The AI's strengths are the ones the seating layer names ([`crate::sim::seat::Strength`]):
+/// the AI maps each to how it plays (see [`brain`]), and saves keep the name.
+pub use crate::sim::seat::Strength as AiLevel;
 
 /// The next order the AI gives for `side`, computed from the game as it stands, or `None`
 /// when the game is not waiting for that side. The caller applies it with [`Game::order`];

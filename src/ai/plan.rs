@@ -4,8 +4,7 @@
 //! moves are legal by construction.
 
 use super::field::{FAR, FieldCache};
-use super::table::{Conduct, Intent};
-use super::view::{FigView, View};
+use crate::rules::actions::{Conduct, Intent};
 use crate::rules::allowance::activity_cost;
 use crate::rules::gait::{Gait, check_gait_change};
 use crate::rules::grid::{Cell, Dir, GridKind};
@@ -18,6 +17,7 @@ use crate::sim::components::*;
 use crate::sim::motion::{MoveSetup, setup_move};
 use crate::sim::orders::Order;
 use crate::sim::phase::Phase;
+use crate::sim::view::{FigView, View};
 use crate::sim::world::{Map, Rules};
 use bevy::prelude::*;
 
@@ -304,7 +304,17 @@ pub fn enemy_cells(view: &View, side: u8) -> Vec<Cell> {
     v
 }
 
-/// "Away from all enemies": the end farthest (by the terrain) from the nearest enemy.
+/// True when a figure at `at` facing `facing` turns its back on `enemy`: the enemy is more
+/// than a quarter turn off its facing (behind its shoulders).
+pub fn back_to(grid: GridKind, at: Cell, facing: Dir, enemy: Option<Cell>) -> bool {
+    facing_error(grid, at, facing, enemy) > grid.dirs() as i32 / 4
+}
+
+/// "Away from all enemies": an end farther (by the terrain) from the nearest enemy. Our
+/// reading (issue 13, "retiring units keep their faces to the enemy where the rules allow"):
+/// the farthest end that still faces the nearest enemy (backing off, or turning at the end of
+/// the move) when there is one; only when every end farther away turns the figure's back —
+/// a trotting or faster horse cannot back up or pivot (H2, H3) — the farthest of those.
 pub fn away(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView) -> Option<Order> {
     let (setup, reach) = reach_with(world, f.entity, Mp::ZERO)?;
     let sources = enemy_cells(view, f.side);
@@ -313,14 +323,25 @@ pub fn away(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView)
     }
     let field = cache.get(&view.board, &sources, &setup.mover.mult, &[]);
     let here = field.at(f.cell);
+    let enemy = nearest_enemy_from(view, f.side, f.cell);
     let end = reach
         .ends()
         .iter()
         .filter(|e| field.at(e.cell) > here)
-        .max_by_key(|e| (field.at(e.cell), std::cmp::Reverse(e.cost)))
+        .max_by_key(|e| {
+            let facing = !back_to(view.grid, e.cell, e.facing, enemy);
+            (facing, field.at(e.cell), std::cmp::Reverse(e.cost))
+        })
         .copied()
         .or_else(|| turn_away(view, f, &reach))?;
     move_to(f, &reach, &end)
+}
+
+/// The enemy of `side` nearest to `cell` (ties by id), as [`nearest_enemy_of`] measures it.
+fn nearest_enemy_from(view: &View, side: u8, cell: Cell) -> Option<Cell> {
+    view.enemies(side)
+        .min_by_key(|e| (view.dist(cell, e.cell), e.id.clone()))
+        .map(|e| e.cell)
 }
 
 /// The end at the figure's own cell that turns its back to the nearest enemy the most, if
@@ -342,7 +363,7 @@ pub fn turn_away(view: &View, f: &FigView, reach: &Reach) -> Option<ReachEnd> {
 /// cover cell the figure reaches with this half-move and the next (one whole move), walked
 /// towards as far as this half-move allows; with none, away from all enemies.
 pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView) -> Option<Order> {
-    if super::risk::in_cover(&view.board, f.cell) {
+    if crate::rules::risk::in_cover(&view.board, f.cell) {
         return None;
     }
     let first_half = view.phase == Phase::FirstHalfMove;
@@ -355,7 +376,7 @@ pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView
     let target = reach
         .cells()
         .into_iter()
-        .filter(|e| super::risk::in_cover(&view.board, e.cell))
+        .filter(|e| crate::rules::risk::in_cover(&view.board, e.cell))
         .min_by_key(|e| (e.cost, e.cell))
         .and_then(|e| reach.cheapest_at(e.cell).copied());
     let Some(target) = target else {

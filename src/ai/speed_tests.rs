@@ -1,13 +1,13 @@
 //! Tests of the AI's speed-ups: they must change nothing the AI decides. The kept view
-//! ([`super::view::with_view`], brought up to date after each order) must equal a view built
+//! ([`crate::sim::view::with_view`], brought up to date after each order) must equal a view built
 //! afresh after every order of whole AI-against-AI games, melee and losses included.
 
-use super::view::{View, ViewCache, with_view};
 use super::{AiLevel, next_order, set_level, side_to_act};
 use crate::level::default_level;
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
+use crate::sim::view::{View, ViewCache, with_view};
 
 /// Every field of two views, the board's terrain and the ruleset's grid included (the
 /// views' `PartialEq` leaves those out).

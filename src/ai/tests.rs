@@ -1,15 +1,16 @@
 //! Unit tests of the AI: every risk-factor term (I1) on a board built for it, every row of
 //! the actions table (I2), and each action turned into orders the rules accept.
 
-use super::risk::{RiskTerms, risk_terms};
-use super::roll::{ActionRolls, RollEntry};
-use super::table::{self, Action, Band, Conduct};
-use super::view::View;
 use crate::level::{Level, load_level_str};
+use crate::rules::actions::{self as table, Action, Band, Conduct};
 use crate::rules::gait::Gait;
+use crate::rules::risk::RiskTerms;
 use crate::sim::Game;
+use crate::sim::action_roll::risk_terms;
+use crate::sim::action_roll::{ActionRolls, RollEntry};
 use crate::sim::components::{Body, FigureId};
 use crate::sim::orders::Order;
+use crate::sim::view::View;
 use bevy::prelude::*;
 
 /// A `destrier` level: Blue is surprised, so Red moves first in turn 1 without a die.
@@ -59,11 +60,11 @@ fn fig_at_gait(
     )
 }
 
-fn open(w: usize, h: usize) -> Vec<String> {
+pub(crate) fn open(w: usize, h: usize) -> Vec<String> {
     vec![".".repeat(w); h]
 }
 
-fn rows(v: &[String]) -> Vec<&str> {
+pub(crate) fn rows(v: &[String]) -> Vec<&str> {
     v.iter().map(|s| s.as_str()).collect()
 }
 
@@ -85,7 +86,7 @@ fn set_body(game: &mut Game, id: &str, left: u16) {
 }
 
 /// Puts a roll for `unit` into the game, as if it had rolled `roll` at `risk` in `turn`.
-fn inject(
+pub(crate) fn inject(
     game: &mut Game,
     unit: &str,
     side: u8,
@@ -110,7 +111,7 @@ fn inject(
 }
 
 /// Plays `side` until it ends its half-move; every order must be accepted.
-fn play_side(game: &mut Game, side: u8) -> Vec<Order> {
+pub(crate) fn play_side(game: &mut Game, side: u8) -> Vec<Order> {
     let mut out = Vec::new();
     while let Some(o) = super::next_order(game, side) {
         game.order(&o)
@@ -128,112 +129,6 @@ fn cell_of(game: &mut Game, id: &str) -> (i32, i32) {
     let s = game.snapshot();
     let f = s.figures.iter().find(|f| f.id == id).expect("figure");
     (f.cell[0], f.cell[1])
-}
-
-// ---- I2: the table ------------------------------------------------------------------
-
-#[test]
-fn i2_every_row_and_face_of_the_table() {
-    use Action::*;
-    let rows: [(i32, [Action; 6]); 4] = [
-        (
-            1,
-            [
-                TakeCover,
-                TakeCover,
-                Halt,
-                ContinueFacing,
-                ContinueFacing,
-                GallopAdvance,
-            ],
-        ),
-        (
-            3,
-            [
-                CanterAway,
-                TakeCover,
-                TakeCover,
-                Halt,
-                ContinueFacing,
-                GallopAdvance,
-            ],
-        ),
-        (
-            7,
-            [Flee, CanterAway, TakeCover, TakeCover, Halt, ContinueFacing],
-        ),
-        (9, [Flee, Flee, CanterAway, TakeCover, TakeCover, Halt]),
-    ];
-    for (risk, want) in rows {
-        for (i, w) in want.iter().enumerate() {
-            assert_eq!(
-                table::action(risk, i as u32 + 1, false),
-                *w,
-                "RF {risk}, d6 {}",
-                i + 1
-            );
-            assert_eq!(
-                table::action(risk, i as u32 + 1, true),
-                *w,
-                "RF {risk} at a halt"
-            );
-        }
-    }
-    for risk in [-3, -1, 0] {
-        for d in 1..=5 {
-            assert_eq!(table::action(risk, d, true), Continue);
-        }
-        assert_eq!(
-            table::action(risk, 6, true),
-            AdvanceOnVisible,
-            "a 6 at a halt"
-        );
-        assert_eq!(table::action(risk, 6, false), Continue, "a 6 on the move");
-    }
-}
-
-#[test]
-fn i2_band_edges() {
-    let cases = [
-        (-5, Band::UpToZero),
-        (0, Band::UpToZero),
-        (1, Band::One),
-        (2, Band::TwoToFive),
-        (5, Band::TwoToFive),
-        (6, Band::SixToEight),
-        (8, Band::SixToEight),
-        (9, Band::NinePlus),
-        (20, Band::NinePlus),
-    ];
-    for (r, b) in cases {
-        assert_eq!(Band::of(r), b, "RF {r}");
-    }
-}
-
-#[test]
-fn i2_actions_read_against_last_turn() {
-    let adv = Conduct::Advance {
-        gait: Gait::Trot,
-        visible: false,
-    };
-    assert_eq!(table::intent(Action::Continue, Some(adv)).conduct, adv);
-    assert_eq!(
-        table::intent(Action::Continue, None).conduct,
-        Conduct::Stand
-    );
-    let i = table::intent(Action::ContinueFacing, Some(adv));
-    assert!(i.face_enemy && i.charge && i.conduct == adv);
-    assert_eq!(
-        table::intent(Action::Flee, None).conduct,
-        Conduct::Retire { gait: Gait::Gallop }
-    );
-    assert_eq!(
-        table::intent(Action::CanterAway, None).conduct,
-        Conduct::Retire { gait: Gait::Canter }
-    );
-    assert!(
-        table::at_halt(None) && table::at_halt(Some(Conduct::Stand)) && !table::at_halt(Some(adv))
-    );
 }
 
 // ---- I1: the terms ------------------------------------------------------------------
@@ -613,7 +508,7 @@ fn i2_take_cover_walks_to_the_nearest_cover() {
     }
     let at = cell_of(&mut g, "f");
     assert!(
-        super::risk::in_cover(
+        crate::rules::risk::in_cover(
             &g.app.world().resource::<crate::sim::world::Map>().0,
             crate::rules::grid::Cell::new(at.0, at.1)
         ),
@@ -789,7 +684,7 @@ fn i2_every_row_and_every_face_rolled_with_fixed_seeds() {
 
 #[test]
 fn i1_retreat_from_melee_is_read_from_last_turns_log() {
-    use super::risk::retreated_from_melee;
+    use crate::sim::action_roll::retreated_from_melee;
     use crate::sim::log::LogEntry;
     let line = |turn, text: &str| LogEntry {
         turn,

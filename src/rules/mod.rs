@@ -1,6 +1,7 @@
 //! The rules of Warhorse as plain data and functions: no ECS, no rendering. A rule lives here
 //! once; the simulation, the command line, the window and the AI all call it.
 
+pub mod actions;
 pub mod allowance;
 pub mod asl;
 pub mod asl_cavalry;
@@ -15,6 +16,7 @@ pub mod melee;
 pub mod movement;
 pub mod mp;
 pub mod reach;
+pub mod risk;
 pub mod ruleset;
 pub mod sight;
 #[cfg(test)]

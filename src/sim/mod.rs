@@ -2,20 +2,24 @@
 //! validated by the rules, one seeded RNG and the game log. The window builds on it; the
 //! command line and the tests drive it through [`Game`].
 
+pub mod action_roll;
 pub mod cavalry;
 pub mod charge;
 pub mod components;
 pub mod dice;
 pub mod fire;
+pub mod groups;
 pub mod log;
 pub mod melee;
 pub mod motion;
 pub mod orders;
 pub mod phase;
 pub mod record;
+pub mod seat;
 pub mod snapshot;
 pub mod transaction;
 pub mod victory;
+pub mod view;
 pub mod world;
 
 use crate::level::Level;
@@ -197,7 +201,7 @@ impl Game {
         melee::attach_profiles(app.world_mut(), level);
         cavalry::attach(app.world_mut(), level);
         app.insert_resource(victory::Judge::new(level.victory.clone()));
-        app.insert_resource(crate::ai::Groups::of_level(level));
+        app.insert_resource(groups::Groups::of_level(level));
         // The turn's systems run in one chain: a thread pool has nothing to run in parallel
         // and only adds thread wake-ups to every order (most of an AI side-turn's time).
         for (_, schedule) in app
@@ -245,12 +249,12 @@ impl Game {
         Ok(g)
     }
 
-    /// Says who plays each side (kept in the record, so saves and undo keep it) and sets each
-    /// computer side's strength.
+    /// Says who plays each side (kept in the record, so saves and undo keep it) and seats
+    /// each computer side at its strength (see [`seat::Seats`]).
     pub fn set_players(&mut self, players: Vec<record::Player>) {
         for (side, p) in players.iter().enumerate() {
             if p.control == crate::level::Control::Ai {
-                crate::ai::set_level(self, side as u8, p.ai);
+                seat::seat(self.app.world_mut(), side as u8, p.ai);
             }
         }
         self.record.players = players;

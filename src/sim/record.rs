@@ -45,8 +45,9 @@ pub struct Record {
 pub struct Player {
     /// A person at this computer, or the computer.
     pub control: crate::level::Control,
-    /// The computer's strength (ignored for a person).
-    pub ai: crate::ai::AiLevel,
+    /// The computer's strength (ignored for a person). The field keeps its name `ai` and the
+    /// strengths their names (`Table`, `Lookahead`) so that older saves still load.
+    pub ai: super::seat::Strength,
 }
 
 /// Why a save could not be written or read.

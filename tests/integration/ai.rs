@@ -3,12 +3,12 @@
 
 use crate::warhorse;
 use std::path::Path;
-use warhorse::ai::view::View;
 use warhorse::ai::{AiLevel, bout};
 use warhorse::level::{Level, default_level, load_level_file};
 use warhorse::sim::Game;
 use warhorse::sim::dice::Dice;
 use warhorse::sim::orders::Order;
+use warhorse::sim::view::View;
 
 fn levels() -> Vec<Level> {
     let mut v = vec![default_level().expect("default level")];
@@ -312,4 +312,62 @@ fn i6_warhorse_sim_reports_and_replays_by_seed() {
         }
     }
     assert_eq!(va["summary"]["games"], 2);
+}
+
+/// Every `.rs` file under `dir`, recursively, with its text.
+fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+    for e in std::fs::read_dir(dir).expect("source folder reads") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let text = std::fs::read_to_string(&p).expect("source reads");
+            out.push((p.display().to_string(), text));
+        }
+    }
+}
+
+/// The places in `code` (comments left out) that name the AI module: `crate::ai`,
+/// `super::ai`, `warhorse::ai` or any path segment `ai::`.
+fn names_ai(code: &str) -> Vec<String> {
+    code.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .filter(|l| {
+            l.match_indices("ai::").any(|(at, _)| {
+                l[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 13 item 4, "the table is a rule, the AI a player": the actions table (I1–I2) is
+/// applied by the simulation, and nothing in the rules, the simulation or the levels reaches
+/// up into the AI. A side's strength is named by the seat (`sim::seat`), which the AI reads.
+#[test]
+fn i2_rules_sim_and_levels_depend_on_nothing_in_the_ai() {
+    let mut files = Vec::new();
+    for dir in ["src/rules", "src/sim", "src/level"] {
+        sources(Path::new(dir), &mut files);
+    }
+    assert!(
+        files.len() > 20,
+        "the scan found the sources ({})",
+        files.len()
+    );
+    let offending: Vec<String> = files
+        .iter()
+        .flat_map(|(p, t)| names_ai(t).into_iter().map(move |l| format!("{p}: {l}")))
+        .collect();
+    assert!(offending.is_empty(), "{offending:#?}");
+    // The scan itself finds what it looks for.
+    assert_eq!(names_ai("use crate::ai::roll;").len(), 1);
+    assert_eq!(names_ai("x(); // see ai::plan").len(), 0);
+    assert_eq!(
+        names_ai("let x = crate::sim::seat::Strength::Table;").len(),
+        0
+    );
 }

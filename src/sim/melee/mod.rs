@@ -79,6 +79,21 @@ pub struct MeleeState {
 }
 
 impl MeleeState {
+    /// The face-down DODGEs still to be guessed, as (guesser, dodger) ids (§6, D7). Public:
+    /// the log asks each guesser by name before the dodges are faced.
+    pub fn dodges_to_guess(&self) -> Vec<(String, String)> {
+        let Some(f) = &self.fight else {
+            return Vec::new();
+        };
+        if self.stage != Stage::Guessing {
+            return Vec::new();
+        }
+        self.to_guess
+            .iter()
+            .map(|&(g, d)| (f.fighters[g].id.clone(), f.fighters[d].id.clone()))
+            .collect()
+    }
+
     /// Ids of the figures whose cards (or guesses) the game waits for.
     pub fn waiting_ids(&self) -> Vec<String> {
         let Some(f) = &self.fight else {

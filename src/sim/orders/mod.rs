@@ -309,7 +309,7 @@ fn dispatch(world: &mut World, order: &Order) -> Result<(), Refusal> {
 
 fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
     if let Order::ActionRoll { unit } = order {
-        return crate::ai::roll::apply_action_roll(world, unit);
+        return crate::sim::action_roll::apply_action_roll(world, unit);
     }
     let phase = *world.resource::<State<Phase>>().get();
     if !phase.is_half_move() {
@@ -326,7 +326,7 @@ fn apply_order_inner(world: &mut World, order: &Order) -> Result<(), Refusal> {
         | Order::PassMelee { .. } => {
             refuse("D6/D7: cards are played only when a melee waits for them")
         }
-        Order::ActionRoll { unit } => crate::ai::roll::apply_action_roll(world, unit),
+        Order::ActionRoll { unit } => crate::sim::action_roll::apply_action_roll(world, unit),
         Order::DeclareCharge { .. }
         | Order::NoCharge { .. }
         | Order::AnswerCharge { .. }

@@ -1,8 +1,9 @@
 //! The actions table of seed 004 (I2): a risk factor and a d6 give an action, and the action,
 //! read against what the unit was already doing, gives the unit's conduct for the turn.
 //!
-//! Pure data and functions: the roll itself is made by the game (see [`super::roll`]) so that
-//! it is logged and replayed, and turning a conduct into orders is [`super::plan`]'s job.
+//! Pure data and functions, because the table is a rule every unit obeys whoever plays it:
+//! the roll itself is made by the game (`sim::action_roll`) so that it is logged and
+//! replayed, and turning a conduct into orders is the player's job (the AI's planner).
 
 use crate::rules::gait::Gait;
 use serde::{Deserialize, Serialize};
@@ -119,8 +120,8 @@ pub fn action(risk: i32, roll: u32, at_halt: bool) -> Action {
 }
 
 /// What a unit does for the whole turn: the table's action read against its conduct of the
-/// turn before. It is the AI's only memory, and it lives in the game (see
-/// [`super::roll::ActionRolls`]), so a saved or undone game remembers it too.
+/// turn before. It is a unit's only memory, and it lives in the game (see
+/// `sim::action_roll::ActionRolls`), so a saved or undone game remembers it too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Conduct {
     /// Stay where it is (mounts halt).
@@ -177,12 +178,16 @@ pub struct Intent {
     pub charge: bool,
 }
 
-/// Reads an action against the conduct of the turn before (`None`: the unit has not acted
-/// yet, which counts as standing — every unit starts the battle at a halt).
+/// Reads an action against the conduct of the turn before (`None`: the unit is doing nothing
+/// — the simulation reads a unit that has not rolled yet from the board, so a unit that
+/// starts the battle on the move is advancing, see `sim::action_roll::conduct_on_the_board`).
 pub fn intent(action: Action, before: Option<Conduct>) -> Intent {
     let before = before.unwrap_or(Conduct::Stand);
     let (conduct, face_enemy, charge) = match action {
-        Action::Continue => (before, false, false),
+        // Our reading (issue 13): a unit advancing on the enemy that goes on advancing goes on
+        // as cavalry does, charging when a charge is open to it; any other conduct continues
+        // as it was, without a charge.
+        Action::Continue => (before, false, matches!(before, Conduct::Advance { .. })),
         Action::AdvanceOnVisible => (
             Conduct::Advance {
                 gait: Gait::Walk,
@@ -220,4 +225,117 @@ pub fn is_running(c: Conduct) -> bool {
 /// True when a unit with this conduct is "at a halt" for the RF 0 six.
 pub fn at_halt(c: Option<Conduct>) -> bool {
     matches!(c, None | Some(Conduct::Stand))
+}
+
+/// I2: the table cell by cell, and its reading against last turn's conduct.
+#[cfg(test)]
+mod tests {
+    use super::{self as table, Action, Band, Conduct};
+    use crate::rules::gait::Gait;
+
+    #[test]
+    fn i2_every_row_and_face_of_the_table() {
+        use Action::*;
+        let rows: [(i32, [Action; 6]); 4] = [
+            (
+                1,
+                [
+                    TakeCover,
+                    TakeCover,
+                    Halt,
+                    ContinueFacing,
+                    ContinueFacing,
+                    GallopAdvance,
+                ],
+            ),
+            (
+                3,
+                [
+                    CanterAway,
+                    TakeCover,
+                    TakeCover,
+                    Halt,
+                    ContinueFacing,
+                    GallopAdvance,
+                ],
+            ),
+            (
+                7,
+                [Flee, CanterAway, TakeCover, TakeCover, Halt, ContinueFacing],
+            ),
+            (9, [Flee, Flee, CanterAway, TakeCover, TakeCover, Halt]),
+        ];
+        for (risk, want) in rows {
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(
+                    table::action(risk, i as u32 + 1, false),
+                    *w,
+                    "RF {risk}, d6 {}",
+                    i + 1
+                );
+                assert_eq!(
+                    table::action(risk, i as u32 + 1, true),
+                    *w,
+                    "RF {risk} at a halt"
+                );
+            }
+        }
+        for risk in [-3, -1, 0] {
+            for d in 1..=5 {
+                assert_eq!(table::action(risk, d, true), Continue);
+            }
+            assert_eq!(
+                table::action(risk, 6, true),
+                AdvanceOnVisible,
+                "a 6 at a halt"
+            );
+            assert_eq!(table::action(risk, 6, false), Continue, "a 6 on the move");
+        }
+    }
+
+    #[test]
+    fn i2_band_edges() {
+        let cases = [
+            (-5, Band::UpToZero),
+            (0, Band::UpToZero),
+            (1, Band::One),
+            (2, Band::TwoToFive),
+            (5, Band::TwoToFive),
+            (6, Band::SixToEight),
+            (8, Band::SixToEight),
+            (9, Band::NinePlus),
+            (20, Band::NinePlus),
+        ];
+        for (r, b) in cases {
+            assert_eq!(Band::of(r), b, "RF {r}");
+        }
+    }
+
+    #[test]
+    fn i2_actions_read_against_last_turn() {
+        let adv = Conduct::Advance {
+            gait: Gait::Trot,
+            visible: false,
+        };
+        assert_eq!(table::intent(Action::Continue, Some(adv)).conduct, adv);
+        assert_eq!(
+            table::intent(Action::Continue, None).conduct,
+            Conduct::Stand
+        );
+        let i = table::intent(Action::ContinueFacing, Some(adv));
+        assert!(i.face_enemy && i.charge && i.conduct == adv);
+        assert_eq!(
+            table::intent(Action::Flee, None).conduct,
+            Conduct::Retire { gait: Gait::Gallop }
+        );
+        assert_eq!(
+            table::intent(Action::CanterAway, None).conduct,
+            Conduct::Retire { gait: Gait::Canter }
+        );
+        assert!(
+            table::at_halt(None)
+                && table::at_halt(Some(Conduct::Stand))
+                && !table::at_halt(Some(adv))
+        );
+    }
 }

@@ -1,19 +1,21 @@
-//! What the AI may know (I4): the board and every figure's visible state, the units, and the
-//! actions-table rolls already made (they are in the log for everyone to read).
+//! The public state of the battle (I4): the board and every figure's visible state, the
+//! units, and the actions-table rolls already made (they are in the log for everyone to read).
 //!
-//! [`View::build`] is the only place the AI reads the game world, and it reads only public
-//! components: positions, facings, gaits, wounds, troop types and weapons. It never touches
-//! the dice (the future), face-down card choices or undeclared charges, so the AI plays with
-//! exactly the information a human at the table has. The tests check this by changing hidden
-//! state and comparing views and decisions.
+//! It is what every player at the table may know, so the simulation sums a unit's risk
+//! factor from it (the actions-table roll, I1) and the AI reads the game through it alone.
+//! [`View::build`] reads only public components: positions, facings, gaits, wounds, troop
+//! types and weapons. It never touches the dice (the future), face-down card choices or
+//! undeclared charges, so the AI plays with exactly the information a human at the table has.
+//! The tests check this by changing hidden state and comparing views and decisions.
 
+use super::action_roll::{ActionRolls, RollEntry};
 use super::groups::Groups;
-use super::roll::{ActionRolls, RollEntry};
 use crate::rules::board::Board;
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir, GridKind, StandShape};
 use crate::rules::melee::fight::Fallen;
 use crate::rules::mp::{Frac, Mp};
+use crate::rules::risk::weapon_range;
 use crate::rules::ruleset::{MoveStyle, RatePer, Ruleset, TroopType};
 use crate::rules::sight::line_of_sight;
 use crate::sim::components::*;
@@ -82,7 +84,7 @@ pub struct GroupView {
     pub start: usize,
 }
 
-/// The public state of the battle, as one side's AI sees it.
+/// The public state of the battle, as every player sees it.
 #[derive(Clone, Debug)]
 pub struct View {
     /// Turn number.
@@ -112,34 +114,6 @@ impl PartialEq for View {
             && self.groups == o.groups
             && self.rolls == o.rolls
     }
-}
-
-/// Our reading of a weapon's range in cells (I1 "within their weapons range"): missiles
-/// reach far, pike and lance one cell beyond contact (D11: 1"), everything else contact.
-pub fn weapon_range(weapon: &str) -> i32 {
-    // Compared without case and without allocating: this runs for every figure every time
-    // the AI's view is brought up to date.
-    const RANGES: [(&str, i32); 10] = [
-        ("bow", 12),
-        ("longbow", 12),
-        ("crossbow", 12),
-        ("shortbow", 9),
-        ("sling", 9),
-        ("javelin", 3),
-        ("dart", 3),
-        ("darts", 3),
-        ("pike", 2),
-        ("lance", 2),
-    ];
-    RANGES
-        .iter()
-        .find(|(name, _)| weapon.eq_ignore_ascii_case(name))
-        .map_or(1, |&(_, r)| r)
-}
-
-/// True for a missile weapon (I3: such figures shoot).
-pub fn is_missile(weapon: &str) -> bool {
-    weapon_range(weapon) > 2
 }
 
 /// Cells a figure covers in a turn at its fastest gait (both half-moves).
@@ -334,8 +308,8 @@ fn copy_board(to: &mut Board, from: &Board) {
     }
 }
 
-/// The AI's view kept between orders: the AI reads the board before every order it gives, and
-/// after one move only a few figures have changed, so the last view is brought up to date in
+/// The public view kept between orders: the AI reads the board before every order it gives
+/// (and every actions-table roll reads it), and after one move only a few figures have changed, so the last view is brought up to date in
 /// place ([`View::refresh`]) instead of being built anew. What it holds is exactly what
 /// [`View::build`] would read (the tests compare the two after every order of whole
 /// side-turns); it is bookkeeping, not game state, and holds nothing hidden (I4).

@@ -1,5 +1,6 @@
-//! Units for the AI (I1): a unit is a group of figures named in the level's `groups`; a
-//! figure in no group is a unit of one. The AI rolls, counts losses and moves by unit.
+//! Units (I1): a unit is a group of figures named in the level's `groups`; a figure in no
+//! group is a unit of one. The actions table is rolled and losses are counted by unit, and
+//! the AI moves by unit, so the units are part of the game, not of a player.
 
 use crate::level::Level;
 use crate::rules::ruleset::TroopType;
@@ -19,7 +20,7 @@ pub struct Group {
 }
 
 /// Every unit of the battle, in level order (named groups first, then units of one). Kept
-/// as a resource so the AI and the action-roll order work from the game alone.
+/// as a resource so the action-roll order and the AI work from the game alone.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Groups(pub Vec<Group>);
 
