@@ -292,7 +292,8 @@ fn level_files_formats_doc_shows_the_tiny_example_verbatim() {
 /// objective for every side.
 #[test]
 fn level_files_every_level_has_a_story_and_objectives_for_every_side() {
-    let levels = ron_files("levels");
+    let mut levels = ron_files("levels");
+    levels.retain(|p| !p.to_string_lossy().ends_with(".orders.ron"));
     assert!(
         levels.len() >= 13,
         "expected levels/ to hold the seven old levels and at least six new ones, found {}",
