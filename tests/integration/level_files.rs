@@ -286,3 +286,53 @@ fn level_files_formats_doc_shows_the_tiny_example_verbatim() {
         "docs/formats.md must quote docs/examples/tiny.ron exactly"
     );
 }
+
+/// Issue 12 item 4: every level shipped in `levels/` tells its story — a description, a
+/// briefing for every side, a suggested side that names one of them, and at least one
+/// objective for every side.
+#[test]
+fn level_files_every_level_has_a_story_and_objectives_for_every_side() {
+    let mut levels = ron_files("levels");
+    levels.retain(|p| !p.to_string_lossy().ends_with(".orders.ron"));
+    assert!(
+        levels.len() >= 13,
+        "expected levels/ to hold the seven old levels and at least six new ones, found {}",
+        levels.len()
+    );
+    for path in &levels {
+        let shown = path.display().to_string();
+        let level = no_panic(&shown, || load_level_file(path))
+            .unwrap_or_else(|e| panic!("{shown} should load:\n{e}"));
+        let file = &level.file;
+        assert!(
+            !file.description.trim().is_empty(),
+            "{shown} has no description"
+        );
+        for side in &file.sides {
+            assert!(
+                !side.briefing.trim().is_empty(),
+                "{shown}: side {} has no briefing",
+                side.name
+            );
+        }
+        let suggested = file
+            .suggested_side
+            .as_deref()
+            .unwrap_or_else(|| panic!("{shown} has no suggested side"));
+        assert!(
+            file.sides.iter().any(|s| s.name == suggested),
+            "{shown}: the suggested side {suggested} is not one of its sides"
+        );
+        for (i, side) in file.sides.iter().enumerate() {
+            assert!(
+                level
+                    .victory
+                    .objectives
+                    .iter()
+                    .any(|o| usize::from(o.side) == i),
+                "{shown}: side {} has no objective",
+                side.name
+            );
+        }
+    }
+}
