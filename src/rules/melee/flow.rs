@@ -21,11 +21,22 @@ pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
     (0..fight.fighters.len()).any(|i| {
         fights(fight, i)
             && fight.fighters[i].blows > 0
+            && !run_out(fight, t, i)
             && fight
                 .enemies_near(&map, i, 2)
                 .into_iter()
                 .any(|j| fights(fight, j) && fight.within_reach(i, j, t))
     })
+}
+
+/// C8: a steed at speed whose way has run out (its straight MOVE refused, and no turn it may
+/// take instead) plays nothing but PASSIVE SHIELD PARRY for as long as it stays at speed: its
+/// blows can never be spent, so they keep no melee going. Without this, a galloping horse
+/// stopped in contact with blows left kept the card rounds going until the round cap, every
+/// figure parrying and nobody asked (found on a crowded Shield Wall, `melee_ends`).
+fn run_out(fight: &Fight, t: &Tables, i: usize) -> bool {
+    let f = &fight.fighters[i];
+    at_speed(f) && f.state.stunned == 0 && forced(fight, t, i, false) == Some(Choice::default())
 }
 
 /// A figure that can fight: up, and not a riderless horse (a mount fights with its rider).
