@@ -34,43 +34,62 @@ fn main() {
         "| level | pairing (first side, second side) | games | first side wins | second side wins | draws | decided before the limit | mean turns | refused |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
-    for path in &paths {
-        let level = match warhorse::level::load_level_file(path) {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("{e}");
-                continue;
-            }
-        };
-        let names: Vec<String> = level.file.sides.iter().map(|s| s.name.clone()).collect();
-        let turns = level.victory.turns;
-        for pair in &pairs {
-            let results: Vec<bout::BoutResult> = (0..n)
-                .map(|seed| bout::play(&level, seed, turns, pair))
+    // One level per thread, two at a time (the machine has two cores); rows in level order.
+    let rows: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let mut out = Vec::new();
+        for chunk in paths.chunks(2) {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|path| scope.spawn(|| rows_of(path, n, &pairs)))
                 .collect();
-            let share = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
-            let wins = |side: &str| {
-                results
-                    .iter()
-                    .filter(|r| r.winner.as_deref() == Some(side))
-                    .count()
-            };
-            let draws = results.iter().filter(|r| r.winner.is_none()).count();
-            let early = results.iter().filter(|r| r.decided_early).count();
-            let mean = results.iter().map(|r| f64::from(r.turns)).sum::<f64>() / n.max(1) as f64;
-            let refused: usize = results.iter().map(|r| r.refused).sum();
-            println!(
-                "| {} | {} {:?}, {} {:?} | {n} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {mean:.1} | {refused} |",
-                level.file.name,
-                names[0],
-                pair[0],
-                names.get(1).map_or("", String::as_str),
-                pair[1],
-                share(wins(&names[0])),
-                share(names.get(1).map_or(0, |s| wins(s))),
-                share(draws),
-                share(early),
-            );
+            out.extend(handles.into_iter().map(|h| h.join().unwrap_or_default()));
         }
+        out
+    });
+    for row in rows.iter().flatten() {
+        println!("{row}");
     }
+}
+
+/// The table's rows for one level: one per pairing.
+fn rows_of(path: &std::path::Path, n: u64, pairs: &[[AiLevel; 2]]) -> Vec<String> {
+    let level = match warhorse::level::load_level_file(path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return Vec::new();
+        }
+    };
+    let names: Vec<String> = level.file.sides.iter().map(|s| s.name.clone()).collect();
+    let turns = level.victory.turns;
+    let mut rows = Vec::new();
+    for pair in pairs {
+        let results: Vec<bout::BoutResult> = (0..n)
+            .map(|seed| bout::play(&level, seed, turns, pair))
+            .collect();
+        let share = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
+        let wins = |side: &str| {
+            results
+                .iter()
+                .filter(|r| r.winner.as_deref() == Some(side))
+                .count()
+        };
+        let draws = results.iter().filter(|r| r.winner.is_none()).count();
+        let early = results.iter().filter(|r| r.decided_early).count();
+        let mean = results.iter().map(|r| f64::from(r.turns)).sum::<f64>() / n.max(1) as f64;
+        let refused: usize = results.iter().map(|r| r.refused).sum();
+        rows.push(format!(
+            "| {} | {} {:?}, {} {:?} | {n} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {mean:.1} | {refused} |",
+            level.file.name,
+            names[0],
+            pair[0],
+            names.get(1).map_or("", String::as_str),
+            pair[1],
+            share(wins(&names[0])),
+            share(names.get(1).map_or(0, |s| wins(s))),
+            share(draws),
+            share(early),
+        ));
+    }
+    rows
 }
