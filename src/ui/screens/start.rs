@@ -211,6 +211,30 @@ fn details(
             ))
             .weak(),
         );
+        // Issue 12: what each side must do, and which side to take in a first game.
+        for side in &f.sides {
+            let goals: Vec<&str> = level
+                .victory
+                .objectives
+                .iter()
+                .filter(|o| f.sides.get(usize::from(o.side)).map(|s| &s.name) == Some(&side.name))
+                .map(|o| o.name.as_str())
+                .collect();
+            if !goals.is_empty() {
+                ui.label(format!("{}: {}.", side.name, goals.join("; ")));
+            }
+        }
+        ui.label(
+            egui::RichText::new(format!(
+                "{} turns at most.{}",
+                level.victory.turns,
+                f.suggested_side
+                    .as_ref()
+                    .map(|s| format!(" Suggested for a first game: {s}."))
+                    .unwrap_or_default()
+            ))
+            .weak(),
+        );
         ui.add_space(10.0);
         ui.strong("Players");
         let sides: Vec<String> = f.sides.iter().map(|s| s.name.clone()).collect();
