@@ -402,13 +402,6 @@ impl Tracker {
         last_turn_over: bool,
     ) -> Option<Outcome> {
         let points = |last| self.points(v, facts, sides, last);
-        let done: BTreeSet<u8> = v
-            .objectives
-            .iter()
-            .zip(&self.achieved)
-            .filter(|(o, a)| o.wins && a.is_some())
-            .map(|(o, _)| o.side)
-            .collect();
         let named: Vec<&Objective> = v
             .objectives
             .iter()
@@ -416,6 +409,7 @@ impl Tracker {
             .filter(|(o, a)| o.wins && a.is_some())
             .map(|(o, _)| o)
             .collect();
+        let done: BTreeSet<u8> = named.iter().map(|o| o.side).collect();
         match done.len() {
             0 => {}
             1 => {
