@@ -23,6 +23,10 @@ pub struct Cli {
     /// screenshots into this folder, print `E2E PASS`/`E2E FAIL` and exit.
     #[arg(long, hide = true, value_name = "DIR")]
     pub e2e: Option<PathBuf>,
+    /// Self-test (hidden): play a hot-seat game into a melee and through every card round
+    /// with synthetic input, save screenshots into this folder, print `E2E PASS`/`E2E FAIL`.
+    #[arg(long, hide = true, value_name = "DIR", conflicts_with = "e2e")]
+    pub e2e_melee: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -100,7 +104,12 @@ fn parse_ai(s: &str) -> Result<crate::ai::AiLevel, String> {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        None => open_window(cli.level, cli.e2e),
+        None => open_window(
+            cli.level,
+            cli.e2e
+                .map(crate::ui::SelfTest::Move)
+                .or(cli.e2e_melee.map(crate::ui::SelfTest::Melee)),
+        ),
         Some(Command::Check { files }) => check::run(&files),
         Some(Command::Reach {
             level,
@@ -137,7 +146,7 @@ pub fn main() -> i32 {
     }
 }
 
-fn open_window(level: Option<PathBuf>, e2e: Option<PathBuf>) -> i32 {
+fn open_window(level: Option<PathBuf>, e2e: Option<crate::ui::SelfTest>) -> i32 {
     if level.is_none() && e2e.is_none() {
         let exit = crate::ui::screens::run_start_screen();
         return i32::from(exit != bevy::app::AppExit::Success);

@@ -7,6 +7,20 @@ use bevy::input::common_conditions::input_just_pressed;
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
+use bevy_egui::input::EguiWantsInput;
+
+/// Whether the pointer is over a panel or an overlay (issue 11 item 6: the wheel over a panel
+/// scrolls the panel and a drag there moves the window, never the map).
+fn over_panels(
+    window: &Window,
+    rects: Option<&super::play::panels::UiRects>,
+    egui: Option<&EguiWantsInput>,
+) -> bool {
+    window
+        .cursor_position()
+        .is_some_and(|p| rects.is_some_and(|r| r.covers(p)))
+        || egui.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer())
+}
 
 /// Spawns and drives the map camera.
 pub struct CameraPlugin;
@@ -110,15 +124,19 @@ fn drag_pan(
     mut last: Local<Option<Vec2>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &Projection), With<MapCamera>>,
+    rects: Option<Res<super::play::panels::UiRects>>,
+    egui: Option<Res<EguiWantsInput>>,
 ) {
     let pan_buttons = [MouseButton::Left, MouseButton::Middle, MouseButton::Right];
     let cursor = window.cursor_position();
     if buttons.any_just_pressed(pan_buttons) {
+        // A press on a panel or an overlay is the panel's (a scroll bar, a window's title).
+        let on_ui = over_panels(&window, rects.as_deref(), egui.as_deref());
         *drag = CameraDrag {
-            start: cursor,
+            start: if on_ui { None } else { cursor },
             dragged: false,
         };
-        *last = cursor;
+        *last = if on_ui { None } else { cursor };
     }
     if !buttons.any_pressed(pan_buttons) {
         *last = None;
@@ -181,7 +199,12 @@ fn wheel_zoom(
     layout: Option<Res<MapLayout>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    rects: Option<Res<super::play::panels::UiRects>>,
+    egui: Option<Res<EguiWantsInput>>,
 ) {
+    if over_panels(&window, rects.as_deref(), egui.as_deref()) {
+        return;
+    }
     let notches = match scroll.unit {
         MouseScrollUnit::Line => scroll.delta.y,
         MouseScrollUnit::Pixel => scroll.delta.y / 100.0,

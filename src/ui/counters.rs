@@ -8,7 +8,9 @@ use super::art::{CounterArt, side_colour};
 use super::layout::MapLayout;
 use super::look::{CounterLook, FigureFacts, MountFacts, counter_look};
 use super::{Selected, UiSet, Z_COUNTERS};
-use crate::sim::components::{Body, CarriedBy, Facing, Position, RidingOn, SideId, Troop, Weapon};
+use crate::sim::components::{
+    Body, CarriedBy, Conditions, Facing, Position, RidingOn, SideId, Troop, Weapon,
+};
 use bevy::prelude::*;
 use std::collections::HashSet;
 
@@ -54,6 +56,8 @@ pub struct CounterParts {
     wound: Entity,
     mount_wound: Entity,
     ring: Entity,
+    /// The condition marks ("DN ST"), under the counter on a dark strip.
+    badges: Entity,
 }
 
 /// Counter sizes as fractions of a cell width.
@@ -134,6 +138,19 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
             at(0.0, 0.05, 0.2),
         ))
         .id();
+    let badges = commands
+        .spawn((
+            Text2d::new(""),
+            TextFont {
+                font_size: FontSize::Px(0.2 * cell),
+                ..default()
+            },
+            TextColor(Color::srgb(1.0, 0.9, 0.3)),
+            bevy::text::TextBackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.75)),
+            at(0.0, -0.43, 0.5),
+            hidden,
+        ))
+        .id();
     let parts = CounterParts {
         base,
         letter,
@@ -142,6 +159,7 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
         wound,
         mount_wound,
         ring,
+        badges,
     };
     commands
         .spawn((
@@ -151,7 +169,16 @@ fn spawn_counter(commands: &mut Commands, art: &CounterArt, cell: f32, figure: E
             Transform::default(),
             Visibility::Inherited,
         ))
-        .add_children(&[ring, base, letter, wedge, horseshoe, wound, mount_wound]);
+        .add_children(&[
+            ring,
+            base,
+            letter,
+            wedge,
+            horseshoe,
+            wound,
+            mount_wound,
+            badges,
+        ]);
 }
 
 fn detach_counters(mut commands: Commands, carried: Query<&HasCounter, With<CarriedBy>>) {
@@ -171,6 +198,7 @@ type Watched = Or<(
     Changed<RidingOn>,
     Changed<CarriedBy>,
     Changed<Selected>,
+    Changed<Conditions>,
 )>;
 
 /// The components a counter reads from a figure.
@@ -184,6 +212,7 @@ type FigureData = (
     Option<&'static RidingOn>,
     Option<&'static CarriedBy>,
     Has<Selected>,
+    Option<&'static Conditions>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -216,7 +245,8 @@ fn refresh_counters(
         let Ok(counter) = owners.get(figure).map(HasCounter::get) else {
             continue;
         };
-        let Ok((pos, side, troop, weapon, facing, body, riding, _, selected)) = figures.get(figure)
+        let Ok((pos, side, troop, weapon, facing, body, riding, _, selected, conds)) =
+            figures.get(figure)
         else {
             continue;
         };
@@ -227,6 +257,7 @@ fn refresh_counters(
             facing: facing.map(|f| f.0),
             body: body.map(|b| (b.left, b.max)),
             selected,
+            conditions: conds.map_or(&[][..], |c| &c.0[..]),
         };
         let mount = riding
             .and_then(|r| figures.get(r.0).ok())
@@ -234,6 +265,7 @@ fn refresh_counters(
                 facing: m.4.map(|f| f.0),
                 body: m.5.map(|b| (b.left, b.max)),
                 selected: m.8,
+                conditions: m.9.map_or(&[][..], |c| &c.0[..]),
             });
         let look = counter_look(layout.grid, &facts, mount.as_ref());
         let Ok((p, mut tf)) = counters.get_mut(counter) else {
@@ -266,8 +298,23 @@ fn show(on: bool) -> Visibility {
 }
 
 fn apply_look(look: &CounterLook, p: &CounterParts, cell: f32, parts: &mut PartQuery) {
-    if let Ok((_, _, Some(mut s), _)) = parts.get_mut(p.base) {
-        s.color = side_colour(look.side);
+    if let Ok((mut tf, _, Some(mut s), _)) = parts.get_mut(p.base) {
+        // A fallen figure lies greyed and tipped over.
+        s.color = if look.fallen {
+            let c = side_colour(look.side).to_srgba();
+            let grey = |v: f32| v * 0.3 + 0.35 * 0.7;
+            Color::srgb(grey(c.red), grey(c.green), grey(c.blue))
+        } else {
+            side_colour(look.side)
+        };
+        tf.rotation = Quat::from_rotation_z(if look.fallen { 0.5 } else { 0.0 });
+    }
+    if let Ok((_, mut vis, _, Some(mut t))) = parts.get_mut(p.badges) {
+        let marks = look.badges.join(" ");
+        if t.0 != marks {
+            t.0 = marks;
+        }
+        vis.set_if_neq(show(!look.badges.is_empty()));
     }
     if let Ok((_, _, _, Some(mut t))) = parts.get_mut(p.letter) {
         let glyph = look.glyph.to_string();

@@ -10,6 +10,7 @@ pub mod art;
 pub mod bridge;
 pub mod camera;
 pub mod counters;
+pub mod effects;
 pub mod layout;
 pub mod look;
 pub mod map;
@@ -65,6 +66,7 @@ impl Plugin for UiPlugin {
                 art::ArtPlugin,
                 map::MapPlugin,
                 counters::CountersPlugin,
+                effects::EffectsPlugin,
                 camera::CameraPlugin,
                 play::PlayPlugin,
                 screens::ScreensPlugin,
@@ -100,23 +102,35 @@ pub fn window_app_for(game: crate::sim::Game, level: Level) -> App {
     app
 }
 
+/// Which self-test plays the window (hidden command-line flags).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelfTest {
+    /// `--e2e DIR`: one move with synthetic input ([`play::autotest`]).
+    Move(std::path::PathBuf),
+    /// `--e2e-melee DIR`: a hot-seat game into a melee and through every card round
+    /// ([`screens::selftest_melee`]).
+    Melee(std::path::PathBuf),
+}
+
 /// Opens the game window playing a new game of `level` (dice seeded by `seed`, or by the
 /// clock) and runs until it is closed; the exit status tells the binary whether the app
-/// stopped on an error. With `autotest`, the window plays itself (`warhorse --e2e DIR`, see
-/// [`play::autotest`]) and writes its screenshots there.
-pub fn run_window(
-    level: Level,
-    seed: Option<u64>,
-    autotest: Option<std::path::PathBuf>,
-) -> AppExit {
+/// stopped on an error. With a self-test, the window plays itself and writes its screenshots
+/// where the test says.
+pub fn run_window(level: Level, seed: Option<u64>, selftest: Option<SelfTest>) -> AppExit {
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
     });
     let mut app = window_app_for(crate::sim::Game::new(&level, seed), level);
-    if let Some(out) = autotest {
-        app.add_plugins(play::autotest::AutotestPlugin { out });
+    match selftest {
+        Some(SelfTest::Move(out)) => {
+            app.add_plugins(play::autotest::AutotestPlugin { out });
+        }
+        Some(SelfTest::Melee(out)) => {
+            app.add_plugins(screens::selftest_melee::MeleeSelfTest { out });
+        }
+        None => {}
     }
     app.run()
 }

@@ -2,6 +2,8 @@
 //! mesa's lavapipe). Its hidden `--e2e DIR` self-test loads the default level, clicks a figure
 //! of the side to move and then the farthest cell it can reach with synthetic window input,
 //! checks in the game that the figure moved along the previewed path, and saves screenshots.
+//! Its `--e2e-melee DIR` self-test plays a hot-seat game into a melee and through every card
+//! round (issue 11).
 //! Skipped (with a note) where `xvfb-run` is not installed; `.ci/run` installs it.
 
 use std::io::Read;
@@ -46,15 +48,36 @@ fn the_window_moves_a_figure_from_real_input_under_xvfb() {
         let size = png_size(&dir.join(name));
         assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
     }
+    // Issue 11: a hot-seat game of the default level from the first half-move into a melee,
+    // through every card round (the card table, map clicks, keys, the reveals) to the next
+    // turn's initiative.
+    let melee = root.join("melee");
+    let verdict = run_window(&melee, &["--e2e-melee"], None);
+    assert!(verdict.contains("card rounds revealed"), "{verdict}");
+    for name in ["chooser.png", "reveal.png", "results.png", "next_turn.png"] {
+        let size = png_size(&melee.join(name));
+        assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
+    }
 }
 
 /// Runs `warhorse --e2e OUT [--level LEVEL]` in a virtual display; returns its `E2E PASS` line
 /// after checking its screenshots.
 fn self_test(out: &Path, level: Option<&str>) -> String {
+    let verdict = run_window(out, &["--e2e"], level);
+    for name in ["preview.png", "moved.png"] {
+        let size = png_size(&out.join(name));
+        // A blank 1280×800 PNG is a few kilobytes; the map and panels make hundreds.
+        assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
+    }
+    verdict
+}
+
+/// Runs `warhorse FLAG OUT [--level LEVEL]` in a virtual display; returns its `E2E PASS` line.
+fn run_window(out: &Path, flag: &[&str], level: Option<&str>) -> String {
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_warhorse"))
-        .arg("--e2e")
+        .args(flag)
         .arg(out);
     if let Some(l) = level {
         cmd.arg("--level").arg(l);
@@ -117,10 +140,5 @@ fn self_test(out: &Path, level: Option<&str>) -> String {
         status.success() && verdict.starts_with("E2E PASS"),
         "{status}: {verdict}\nstdout:\n{stdout}\nstderr (tail):\n{tail}"
     );
-    for name in ["preview.png", "moved.png"] {
-        let size = png_size(&out.join(name));
-        // A blank 1280×800 PNG is a few kilobytes; the map and panels make hundreds.
-        assert!(size > 50_000, "{name} is {size} bytes: nothing rendered?");
-    }
     verdict.to_string()
 }

@@ -6,6 +6,7 @@ mod ai;
 mod battle;
 mod cards;
 mod charges;
+mod chooser;
 mod fire;
 
 use bevy::prelude::*;

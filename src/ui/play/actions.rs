@@ -128,8 +128,23 @@ pub fn perform_actions(
     mut requests: MessageWriter<GameRequest>,
     mut feedback: ResMut<Feedback>,
     lock: Res<OrderLock>,
+    claim: Res<super::MapClaim>,
 ) {
     for action in actions.read() {
+        // The card table has the map and the letter keys (L R B N guess a dodge): only
+        // looking at figures goes on.
+        if claim.0
+            && !matches!(
+                action,
+                PlayAction::Select(_)
+                    | PlayAction::Cancel
+                    | PlayAction::Explain
+                    | PlayAction::FastForward
+                    | PlayAction::CycleFacing(_)
+            )
+        {
+            continue;
+        }
         // Nobody moves (an overlay takes the choices): the digit keys pick cards there, so
         // they change no gait here.
         if view.side_to_move.is_none() && matches!(action, PlayAction::Gait(_)) {
@@ -411,6 +426,21 @@ pub fn follow_game(
     {
         selection.unit = Some(rider.0.clone());
     }
+}
+
+/// Clears the status line when its moment is gone: a new turn, phase or side to move (a
+/// refusal's banner still runs its time), so "Nobody moves now" never outlives the melee.
+pub fn forget_stale_status(
+    view: Res<GameView>,
+    mut moment: Local<Option<(u64, u32, crate::sim::phase::Phase, Option<u8>)>>,
+    mut feedback: ResMut<Feedback>,
+) {
+    let now = (view.serial, view.turn, view.phase, view.side_to_move);
+    if moment.is_some_and(|m| m != now) && !feedback.status.is_empty() {
+        feedback.status.clear();
+        feedback.refused = false;
+    }
+    *moment = Some(now);
 }
 
 /// Puts the UI's [`Selected`] marker on the selected mirror only (the counter draws a ring).

@@ -128,6 +128,12 @@ pub const ACTIVITY_KEYS: [(KeyCode, crate::rules::ruleset::Activity, &str); 9] =
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct OrderLock(pub Option<String>);
 
+/// An overlay owns the map's clicks now (the card chooser: a click on an enemy or an arrow
+/// picks a card), so a click neither selects nor moves, and Enter is the overlay's, not "end
+/// the half-move" (which nobody could do then anyway).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapClaim(pub bool);
+
 /// What the player was last told: a status line that stays, and a toast for a few seconds.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Feedback {
@@ -169,6 +175,7 @@ impl Plugin for PlayLogicPlugin {
             .init_resource::<Hover>()
             .init_resource::<Feedback>()
             .init_resource::<OrderLock>()
+            .init_resource::<MapClaim>()
             .init_resource::<reach_view::CurrentReach>()
             .init_resource::<reach_view::CurrentPreview>()
             .configure_sets(
@@ -188,6 +195,7 @@ impl Plugin for PlayLogicPlugin {
                 Update,
                 (
                     actions::take_outcomes,
+                    actions::forget_stale_status,
                     actions::follow_game,
                     reach_view::refresh_reach,
                     reach_view::refresh_preview,

@@ -52,6 +52,18 @@ impl UiRects {
     }
 }
 
+fn free_area_id() -> egui::Id {
+    egui::Id::new("warhorse-free-area")
+}
+
+/// The part of the screen the panels leave to the map, in egui points, as the panels last
+/// drew it (the whole screen before they have): overlays that must not hide the log or the
+/// figure panel stay inside it.
+pub fn free_area(ctx: &egui::Context) -> egui::Rect {
+    ctx.data(|d| d.get_temp(free_area_id()))
+        .unwrap_or_else(|| ctx.viewport_rect())
+}
+
 fn to_rect(r: egui::Rect) -> Rect {
     Rect::new(r.min.x, r.min.y, r.max.x, r.max.y)
 }
@@ -140,6 +152,11 @@ fn draw_panels(
                     });
             });
     }
+    let free = egui::Rect::from_min_max(
+        egui::pos2(left.max.x, top.max.y),
+        egui::pos2(ctx.viewport_rect().max.x, bottom.min.y.max(top.max.y)),
+    );
+    ctx.data_mut(|d| d.insert_temp(free_area_id(), free));
     rects.set_if_neq(UiRects {
         panels: vec![to_rect(top), to_rect(bottom), to_rect(left)],
         left: left.max.x,

@@ -68,6 +68,9 @@ pub enum Dialog {
     },
     /// The saves to load from.
     Load(Vec<SaveInfo>),
+    /// A round's cards face up, fight by fight, and what came of them (issue 11): the
+    /// reveal, closed with OK or Enter.
+    Reveal(super::reveal::RevealView),
     /// A message (an error, mostly) that the player closes.
     Message {
         /// The window's title.
@@ -473,11 +476,19 @@ pub fn watch_game(world: &mut World) {
                     let hands = cards.0.hands(game, side);
                     let guesses = cards.0.guesses(game, side);
                     let side_name = view.side_names.get(usize::from(side)).cloned();
+                    let dirs = game
+                        .app
+                        .world()
+                        .resource::<crate::sim::world::Map>()
+                        .0
+                        .grid
+                        .dirs();
                     view.cards = (!hands.is_empty() || !guesses.is_empty()).then(|| CardOverlay {
                         side,
                         side_name: side_name.unwrap_or_default(),
                         hands,
                         guesses,
+                        dirs,
                     });
                     view.cards_key = key;
                 }
@@ -498,6 +509,10 @@ pub fn watch_game(world: &mut World) {
     }
     if *world.resource::<Handover>() != handover {
         world.insert_resource(handover);
+    }
+    let claim = crate::ui::play::MapClaim(view.cards.as_ref().is_some_and(|c| !c.hands.is_empty()));
+    if world.get_resource::<crate::ui::play::MapClaim>() != Some(&claim) {
+        world.insert_resource(claim);
     }
     let side = view.cards.as_ref().map(|c| c.side);
     if world.resource::<Picks>().side != side {

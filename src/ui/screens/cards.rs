@@ -15,7 +15,6 @@
 
 use crate::sim::Game;
 use bevy::prelude::*;
-use bevy_egui::egui;
 use std::collections::BTreeMap;
 
 /// Which deck a card comes from.
@@ -41,6 +40,53 @@ pub struct CardView {
     /// For a card that strikes: the odds the resolver rolls against, in words (chance to
     /// hit, critical, damage), and every modifier on the next lines.
     pub odds: Option<String>,
+    /// For a card that strikes: the same numbers, for the card's face.
+    pub numbers: Option<CardNumbers>,
+    /// The figure the card is aimed at (its id), if any: clicking that figure on the map picks
+    /// the card.
+    pub target: Option<String>,
+    /// The way the card moves or turns the figure, if it does (MOVE, DODGE, WHEEL, TURN):
+    /// drawn as an arrow on the map around the figure.
+    pub toward: Option<Toward>,
+    /// What the card does, in one line with its rule's tag.
+    pub effect: String,
+}
+
+impl CardView {
+    /// A card with a name, a deck, a cost and a verdict, and nothing else known about it.
+    pub fn plain(name: &str, kind: CardKind, cost: u32, verdict: Result<(), String>) -> Self {
+        CardView {
+            name: name.to_string(),
+            kind,
+            cost,
+            verdict,
+            odds: None,
+            numbers: None,
+            target: None,
+            toward: None,
+            effect: String::new(),
+        }
+    }
+}
+
+/// A striking card's numbers, from the resolver (the target showing no defence card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardNumbers {
+    /// Chance to hit, in percent.
+    pub chance: i32,
+    /// A hit rolled at or under this is critical.
+    pub critical: i32,
+    /// Least and most damage of a hit before criticals.
+    pub damage: (i32, i32),
+}
+
+/// A direction on the grid a card moves or turns its figure, as the map draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Toward {
+    /// The direction (`rules::grid::Dir` index).
+    pub dir: u8,
+    /// The figure turns to face it rather than stepping into it.
+    pub turn: bool,
 }
 
 /// A figure that must choose, with its whole hand.
@@ -161,6 +207,8 @@ pub struct CardOverlay {
     pub hands: Vec<FigureHand>,
     /// Its figures' dodge guesses.
     pub guesses: Vec<GuessDue>,
+    /// Directions on the map's grid (8 on squares, 6 on hexes), for the cards' arrows.
+    pub dirs: u8,
 }
 
 /// The picks in progress, per figure id; cleared whenever the chooser changes, so nothing
@@ -179,6 +227,10 @@ pub struct Picks {
     pub current: usize,
     /// Show the cards the figure may not play too, greyed with the rule that forbids each.
     pub show_all: bool,
+    /// A map click that stood for several cards (an enemy with a blow, a kick and a punch
+    /// aimed at it; a cell to step into or to turn to): the cards it stands for, by name, and
+    /// the chooser shows only those until the player clears it.
+    pub focus: Option<Vec<String>>,
 }
 
 /// A figure's picks in a few words, for the overlay's row of figures.
@@ -251,6 +303,23 @@ pub fn check_pick(hand: &FigureHand, pick: &CardPick) -> Result<(), String> {
     Ok(())
 }
 
+/// The blows `pick`'s cards cost from `hand` (cards it does not hold cost nothing here;
+/// [`check_pick`] refuses them).
+pub fn blows_picked(hand: &FigureHand, pick: Option<&CardPick>) -> u32 {
+    let Some(p) = pick else { return 0 };
+    let cost = |name: &str, kind: CardKind| {
+        hand.cards
+            .iter()
+            .find(|c| c.name == name && c.kind == kind)
+            .map_or(0, |c| c.cost)
+    };
+    p.tac.as_deref().map_or(0, |t| cost(t, CardKind::Tac))
+        + p.melee
+            .iter()
+            .map(|m| cost(m, CardKind::Melee))
+            .sum::<u32>()
+}
+
 /// TAC cards that must designate an enemy (FLECHE, CHARGE).
 pub fn needs_target(tac: &str) -> bool {
     matches!(tac, "FLECHE" | "CHARGE")
@@ -308,29 +377,6 @@ pub fn card_label(card: &CardView) -> String {
     format!("{} ({} {blows}{chance})", card.name, card.cost)
 }
 
-fn card_button(ui: &mut egui::Ui, card: &CardView, picked: bool) -> bool {
-    let label = card_label(card);
-    match &card.verdict {
-        Ok(()) => {
-            let r = ui.selectable_label(picked, label);
-            let r = match &card.odds {
-                Some(o) => r.on_hover_text(o),
-                None => r,
-            };
-            r.clicked()
-        }
-        Err(why) => {
-            let why = match &card.odds {
-                Some(o) => format!("{why}\n\n{o}"),
-                None => why.clone(),
-            };
-            ui.add_enabled(false, egui::Button::selectable(false, label))
-                .on_disabled_hover_text(why);
-            false
-        }
-    }
-}
-
 /// What the player asked for in the overlay.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CardsAnswer {
@@ -340,206 +386,4 @@ pub enum CardsAnswer {
     Guess(GuessDue, Option<GuessDir>),
     /// The side passes for the rest of this melee phase.
     PassRest,
-}
-
-fn hand_ui(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks, key: Option<usize>) {
-    let shown = shown_cards(hand, picks.show_all);
-    let mut number = 0;
-    for kind in [CardKind::Tac, CardKind::Melee] {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(if kind == CardKind::Tac {
-                "TAC:"
-            } else {
-                "MELEE:"
-            });
-            for card in shown.iter().filter(|c| c.kind == kind) {
-                let p = picks.by_unit.get(&hand.unit);
-                let picked = p.is_some_and(|p| match kind {
-                    CardKind::Tac => p.tac.as_ref() == Some(&card.name),
-                    CardKind::Melee => p.melee.contains(&card.name),
-                });
-                let mut shown_card = (*card).clone();
-                let mut pressed = false;
-                if card.verdict.is_ok() {
-                    number += 1;
-                    if number <= 9 {
-                        shown_card.name = format!("{number} {}", card.name);
-                        pressed = key == Some(number);
-                    }
-                }
-                if card_button(ui, &shown_card, picked) || pressed {
-                    toggle(picks, &hand.unit, card);
-                }
-            }
-        });
-    }
-    let Some(p) = picks.by_unit.get_mut(&hand.unit) else {
-        return;
-    };
-    if p.tac.is_some() && !hand.targets.is_empty() {
-        ui.horizontal(|ui| {
-            ui.label("TAC card aimed at:");
-            egui::ComboBox::from_id_salt(("tac-target", &hand.unit))
-                .selected_text(p.tac_target.as_deref().unwrap_or("nobody"))
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut p.tac_target, None, "nobody");
-                    for t in &hand.targets {
-                        ui.selectable_value(&mut p.tac_target, Some(t.clone()), t);
-                    }
-                });
-        });
-    }
-    if p.melee.is_empty() {
-        ui.label(egui::RichText::new("No MELEE card: PASSIVE SHIELD PARRY.").weak());
-    }
-}
-
-/// Draws the overlay; returns what the player confirmed. Clicking cards edits `picks`.
-pub fn show_cards(
-    ctx: &egui::Context,
-    overlay: &CardOverlay,
-    picks: &mut Picks,
-) -> Option<CardsAnswer> {
-    let mut answer = None;
-    egui::Window::new(format!("{} — choose your cards", overlay.side_name))
-        .id(egui::Id::new("warhorse-cards"))
-        .collapsible(false)
-        .resizable(true)
-        .default_width(560.0)
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
-        .show(ctx, |ui| {
-            let n = overlay.hands.len();
-            if n > 0 {
-                picks.current = picks.current.min(n - 1);
-                let (tab, back, key) = ui.ctx().input(|i| {
-                    let digits = [
-                        egui::Key::Num1,
-                        egui::Key::Num2,
-                        egui::Key::Num3,
-                        egui::Key::Num4,
-                        egui::Key::Num5,
-                        egui::Key::Num6,
-                        egui::Key::Num7,
-                        egui::Key::Num8,
-                        egui::Key::Num9,
-                    ];
-                    (
-                        i.key_pressed(egui::Key::Tab),
-                        i.modifiers.shift,
-                        digits.iter().position(|&k| i.key_pressed(k)).map(|d| d + 1),
-                    )
-                });
-                if tab {
-                    picks.current = if back {
-                        (picks.current + n - 1) % n
-                    } else {
-                        (picks.current + 1) % n
-                    };
-                }
-                ui.label("Cards are played face down and revealed together. One figure at a time: Tab / Shift+Tab for the next / previous, keys 1-9 pick its cards.");
-                ui.horizontal_wrapped(|ui| {
-                    for (k, h) in overlay.hands.iter().enumerate() {
-                        let words = format!("{}: {}", h.name, pick_words(picks, &h.unit));
-                        if ui.selectable_label(k == picks.current, words).clicked() {
-                            picks.current = k;
-                        }
-                    }
-                });
-                ui.separator();
-                let hand = &overlay.hands[picks.current];
-                ui.horizontal(|ui| {
-                    if ui.button("< Previous").clicked() {
-                        picks.current = (picks.current + n - 1) % n;
-                    }
-                    ui.strong(format!(
-                        "Figure {} of {n}: {} — {} blows left",
-                        picks.current + 1,
-                        hand.name,
-                        hand.blows
-                    ));
-                    if ui.button("Next > (Tab)").clicked() {
-                        picks.current = (picks.current + 1) % n;
-                    }
-                });
-                ui.checkbox(
-                    &mut picks.show_all,
-                    "Show the cards it may not play, with the rule that forbids each",
-                );
-                let hand = &overlay.hands[picks.current];
-                egui::ScrollArea::vertical()
-                    .id_salt(("hand", &hand.unit))
-                    .max_height(300.0)
-                    .show(ui, |ui| hand_ui(ui, hand, picks, key));
-            }
-            egui::ScrollArea::vertical()
-                .max_height(160.0)
-                .show(ui, |ui| {
-                    for due in &overlay.guesses {
-                        ui.separator();
-                        ui.horizontal(|ui| {
-                            ui.label(format!(
-                                "{} guesses which way {} dodges:",
-                                due.guesser, due.dodger
-                            ));
-                            for (label, dir) in [
-                                ("Left", Some(GuessDir::Left)),
-                                ("Right", Some(GuessDir::Right)),
-                                ("Back", Some(GuessDir::Back)),
-                                ("No guess", None),
-                            ] {
-                                if ui.button(label).clicked() {
-                                    answer = Some(CardsAnswer::Guess(due.clone(), dir));
-                                }
-                            }
-                        });
-                    }
-                });
-            if overlay.hands.is_empty() {
-                return;
-            }
-            ui.separator();
-            let ready = ready_picks(overlay, picks);
-            let open = undecided(overlay, picks);
-            // Enter confirms, as the button does (and answers "yes" when the overlay asks).
-            let enter = ui.ctx().input(|i| i.key_pressed(egui::Key::Enter));
-            if picks.asking && !open.is_empty() {
-                ui.label(format!(
-                    "No cards picked for {}: they will play PASSIVE SHIELD PARRY. Play them so?",
-                    open.join(", ")
-                ));
-                ui.horizontal(|ui| {
-                    if ui.button("Yes, confirm (Enter)").clicked() || enter {
-                        picks.asking = false;
-                        answer = ready.clone().ok().map(CardsAnswer::Play);
-                    }
-                    if ui.button("No, go back").clicked() {
-                        picks.asking = false;
-                    }
-                });
-                return;
-            }
-            ui.horizontal(|ui| {
-                let button = ui.add_enabled(ready.is_ok(), egui::Button::new("Confirm (Enter)"));
-                if let Err(why) = &ready {
-                    ui.label(egui::RichText::new(why).weak());
-                }
-                if button.clicked() || (enter && ready.is_ok()) {
-                    if open.is_empty() {
-                        answer = ready.ok().map(CardsAnswer::Play);
-                    } else {
-                        picks.asking = true;
-                    }
-                }
-                if ui
-                    .button("Pass for the rest of this melee")
-                    .on_hover_text(
-                        "Every figure of your side plays PASSIVE SHIELD PARRY from now to the end of this melee phase (after six in a row, D7 makes it play the first card it may), and makes no dodge guesses.",
-                    )
-                    .clicked()
-                {
-                    answer = Some(CardsAnswer::PassRest);
-                }
-            });
-        });
-    answer
 }

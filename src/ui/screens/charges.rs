@@ -261,12 +261,8 @@ pub fn show_charges(
     } else {
         format!("{} — charge orders", overlay.side_name)
     };
-    egui::Window::new(title)
-        .id(egui::Id::new("warhorse-charges"))
-        .collapsible(false)
-        .resizable(true)
-        .default_width(560.0)
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
+    let free = crate::ui::play::panels::free_area(ctx);
+    super::surface::map_window(title, "warhorse-charges", free, 560.0)
         .show(ctx, |ui| {
             egui::ScrollArea::vertical()
                 .max_height(360.0)
@@ -294,7 +290,9 @@ pub fn show_charges(
                     }
                 });
             ui.separator();
-            if ui.button("Confirm (face down)").clicked() {
+            if ui.button("Confirm (face down) (Enter)").clicked()
+                || super::surface::enter_on(ui.ctx(), "charges")
+            {
                 out = Some(orders_of(overlay, picks));
             }
         });

@@ -221,12 +221,8 @@ pub fn show_fire(
 ) -> Option<Order> {
     let mut out = None;
     let title = format!("{} {} (D3)", overlay.side_name, overlay.kind.label());
-    egui::Window::new(title)
-        .id(egui::Id::new("warhorse-fire"))
-        .collapsible(false)
-        .resizable(true)
-        .default_width(560.0)
-        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -12.0])
+    let free = crate::ui::play::panels::free_area(ctx);
+    super::surface::map_window(title, "warhorse-fire", free, 560.0)
         .show(ctx, |ui| {
             ui.label(match overlay.kind {
                 SubStep::Cast => {

@@ -97,13 +97,15 @@ pub fn show_handover(ctx: &egui::Context, next_side: &str, colour: egui::Color32
             ui.painter().text(
                 rect.center() + egui::vec2(0.0, 24.0),
                 egui::Align2::CENTER_CENTER,
-                "The board stays hidden until then.",
+                "The board stays hidden until then. (Or press Enter.)",
                 egui::FontId::proportional(16.0),
                 egui::Color32::GRAY,
             );
             clicked = response.clicked();
         });
-    clicked
+    // Enter takes the computer too, once the screen has been seen (not the Enter that
+    // ended the last player's half-move).
+    clicked || super::surface::enter_on(ctx, "handover")
 }
 
 #[cfg(test)]

@@ -98,8 +98,23 @@ pub const BINDINGS: &[Binding] = &[
     b("Game", "Ctrl+S", "Quick save (saves/quicksave.ron)"),
     b(
         "Cards",
-        "Click a card",
+        "Click a card, or 1-9",
         "Pick it (TAC: one; MELEE: as many as the blows pay for)",
+    ),
+    b(
+        "Cards",
+        "Click an enemy ringed red",
+        "Pick the card aimed at it (several: the table shows just those); a TAC card's target",
+    ),
+    b(
+        "Cards",
+        "Click an arrow on the map",
+        "Pick the MOVE, DODGE, WHEEL or TURN card that goes (white) or turns (blue) that way",
+    ),
+    b(
+        "Cards",
+        "Tab / Shift+Tab",
+        "Next / previous figure to choose for (or click it on the map)",
     ),
     b(
         "Cards",
@@ -110,6 +125,16 @@ pub const BINDINGS: &[Binding] = &[
         "Cards",
         "Pass for the rest of this melee",
         "Your side parries until the melee phase ends",
+    ),
+    b(
+        "Cards",
+        "Enter on the reveal",
+        "Close it: the results play on the map (Space or a click skips them)",
+    ),
+    b(
+        "Cards",
+        "L / R / B / N",
+        "Guess that the dodger went Left / Right / Back, or make no guess",
     ),
     b(
         "Charges",
@@ -123,7 +148,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         "Charges",
-        "Confirm (face down)",
+        "Confirm (face down) or Enter",
         "Write the charge orders (none: no charge) or the answers",
     ),
     b(
@@ -143,7 +168,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         "Hand-over",
-        "Click anywhere",
+        "Click anywhere or Enter",
         "The next player takes the computer",
     ),
 ];

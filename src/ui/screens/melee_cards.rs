@@ -3,13 +3,17 @@
 //! for card, with the rules' cost and verdict; picks become `Order::PlayCards` and guesses
 //! `Order::GuessDodge` (or `Order::Pass`), validated by the rules like every order.
 
-use super::cards::{CardKind, CardPick, CardSource, CardView, FigureHand, GuessDir, GuessDue};
-use crate::rules::melee::cards::{Card, DodgeDir};
+use super::cards::{
+    CardKind, CardNumbers, CardPick, CardSource, CardView, FigureHand, GuessDir, GuessDue, Toward,
+};
+use crate::rules::melee::attack::Odds;
+use crate::rules::melee::cards::{Card, DodgeDir, HorseCard, MeleeCard, MoveStep};
 use crate::rules::melee::hand::HandCard;
 use crate::sim::Game;
 use crate::sim::log::GameLog;
 use crate::sim::melee::{MeleeState, Stage, hand};
 use crate::sim::orders::Order;
+use bevy::prelude::World;
 
 /// The melee rules as a [`CardSource`].
 pub struct MeleeCards;
@@ -41,34 +45,75 @@ pub fn card_name(card: &Card) -> String {
     }
 }
 
-/// One entry of a rules hand as the overlay shows it.
-pub fn card_view(c: &HandCard) -> CardView {
+/// One entry of `unit`'s rules hand as the overlay shows it: the rules' cost and verdict, the
+/// resolver's odds for a card that strikes, whom it is aimed at, the way it moves the figure
+/// on the grid, and its one-line effect.
+pub fn card_view(world: &mut World, unit: &str, c: &HandCard) -> CardView {
+    let odds = odds_of(world, unit, &c.card);
+    let (kind, effect, target) = match &c.card {
+        Card::Tac(t) => (CardKind::Tac, t.effect(), None),
+        Card::Melee(m) => (
+            CardKind::Melee,
+            m.effect(),
+            m.target().map(str::to_string),
+        ),
+    };
     CardView {
         name: card_name(&c.card),
-        kind: match c.card {
-            Card::Tac(_) => CardKind::Tac,
-            Card::Melee(_) => CardKind::Melee,
-        },
+        kind,
         cost: u32::from(c.cost),
         verdict: c.verdict.clone().map_err(|e| e.to_string()),
-        odds: None,
+        odds: odds.as_ref().map(|(o, t)| odds_words(o, t)),
+        numbers: odds.map(|(o, _)| CardNumbers {
+            chance: o.chance,
+            critical: o.critical,
+            damage: o.damage,
+        }),
+        target,
+        toward: toward(world, unit, &c.card),
+        effect: effect.to_string(),
     }
 }
 
-/// The odds of `card` by `unit`, in words, from `sim::melee::odds` — the numbers the resolver
-/// rolls against (the target assumed to show no defence card). `None` for a card that strikes
-/// no blow.
-pub fn odds_text(world: &mut bevy::prelude::World, unit: &str, card: &Card) -> Option<String> {
+/// The way a MOVE, DODGE, WHEEL or TURN card takes `unit` on the grid (a DODGE by the dodger's
+/// own orientation, §6; a horse's MOVE straight ahead).
+fn toward(world: &World, unit: &str, card: &Card) -> Option<Toward> {
+    let Card::Melee(m) = card else {
+        return None;
+    };
+    let fight = world.get_resource::<MeleeState>()?.fight.as_ref()?;
+    let i = fight.index_of(unit)?;
+    let (dir, turn) = match m {
+        MeleeCard::Move(MoveStep::To(d)) => (*d, false),
+        MeleeCard::Move(MoveStep::Face(d)) => (*d, true),
+        MeleeCard::Dodge(d) => (fight.dodge_dir(i, *d), false),
+        MeleeCard::Horse(HorseCard::Move) => (fight.fighters[i].facing, false),
+        MeleeCard::Horse(HorseCard::Wheel { facing } | HorseCard::Turn { facing }) => {
+            (*facing, true)
+        }
+        _ => return None,
+    };
+    Some(Toward { dir: dir.0, turn })
+}
+
+fn odds_of(world: &mut World, unit: &str, card: &Card) -> Option<(Odds, String)> {
     let Card::Melee(m) = card else {
         return None;
     };
     let target = m.target()?.to_string();
     let o = crate::sim::melee::odds(world, unit, &target, m, &[])?;
-    Some(odds_words(&o, &target))
+    Some((o, target))
+}
+
+/// The odds of `card` by `unit`, in words, from `sim::melee::odds` — the numbers the resolver
+/// rolls against (the target assumed to show no defence card). `None` for a card that strikes
+/// no blow.
+pub fn odds_text(world: &mut World, unit: &str, card: &Card) -> Option<String> {
+    odds_of(world, unit, card).map(|(o, t)| odds_words(&o, &t))
 }
 
 /// One blow's odds in a player's words, every modifier on its own line (cards and charges).
-pub fn odds_words(o: &crate::rules::melee::attack::Odds, target: &str) -> String {
+pub fn odds_words(o: &Odds, target: &str) -> String {
     let mut t = format!(
         "{}% to hit {target} ({}% critical), {}-{} damage, {} ({:?}) through its {:?} side",
         o.chance, o.critical, o.damage.0, o.damage.1, o.weapon, o.class, o.side
@@ -123,13 +168,7 @@ impl CardSource for MeleeCards {
                     .collect();
                 targets.sort();
                 targets.dedup();
-                let views = cards
-                    .iter()
-                    .map(|c| CardView {
-                        odds: odds_text(world, &unit, &c.card),
-                        ..card_view(c)
-                    })
-                    .collect();
+                let views = cards.iter().map(|c| card_view(world, &unit, c)).collect();
                 FigureHand {
                     name: unit.clone(),
                     unit,

@@ -4,7 +4,8 @@
 
 use super::Screen;
 use super::actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView};
-use super::cards::{CardsAnswer, Picks, show_cards};
+use super::card_table::show_cards;
+use super::cards::{CardsAnswer, Picks};
 use super::handover::{Handover, show_handover};
 use super::keys::{BINDINGS, contexts};
 use super::markdown::{Block, RULES_MD, parse, show};
@@ -107,7 +108,8 @@ pub fn playing_ui(
         return out;
     }
     if let Some(overlay) = view.cards.as_ref().filter(|_| !overlays.blocking()) {
-        match show_cards(ctx, overlay, picks) {
+        let free = crate::ui::play::panels::free_area(ctx);
+        match show_cards(ctx, overlay, picks, free) {
             Some(CardsAnswer::Play(p)) => out.push(ScreenAction::PlayCards(p)),
             Some(CardsAnswer::Guess(due, dir)) => out.push(ScreenAction::Guess(due, dir)),
             Some(CardsAnswer::PassRest) => out.push(ScreenAction::PassMelee(overlay.side)),
@@ -231,32 +233,75 @@ pub fn rules_ui(ctx: &egui::Context, open: &mut bool, blocks: &[Block]) {
         });
 }
 
-/// The help overlay: every binding of [`BINDINGS`], grouped.
+/// The help overlay: every binding of [`BINDINGS`], grouped, and the legend of the counters'
+/// condition marks. It fits the window (a 1280×800 one whole, a smaller one scrolls) and
+/// closes with its × button, F1, ? or Esc.
 pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
+    let screen = ctx.viewport_rect();
+    let mut close = false;
     egui::Window::new("Keys and mouse")
         .id(egui::Id::new("warhorse-help"))
         .open(open)
         .collapsible(false)
-        .default_width(560.0)
+        .default_width(600.0_f32.min(screen.width() - 24.0))
+        .max_height(screen.height() - 40.0)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
-            for group in contexts() {
-                ui.add_space(4.0);
-                ui.strong(group);
-                egui::Grid::new(("help", group))
-                    .num_columns(2)
-                    .spacing([24.0, 3.0])
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for b in BINDINGS.iter().filter(|b| b.context == group) {
-                            ui.label(egui::RichText::new(b.input).monospace());
-                            ui.label(b.action);
+            egui::ScrollArea::vertical()
+                .max_height(screen.height() - 120.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("help-columns")
+                        .num_columns(2)
+                        .spacing([20.0, 0.0])
+                        .show(ui, |ui| {
+                            let groups = contexts();
+                            let half = groups.len().div_ceil(2);
+                            for column in [&groups[..half], &groups[half..]] {
+                                ui.vertical(|ui| {
+                                    for group in column {
+                                        help_group(ui, group);
+                                    }
+                                });
+                            }
                             ui.end_row();
-                        }
-                    });
-            }
+                        });
+                    ui.add_space(6.0);
+                    ui.strong("Marks on the counters");
+                    egui::Grid::new("help-marks")
+                        .num_columns(2)
+                        .spacing([16.0, 2.0])
+                        .show(ui, |ui| {
+                            for (mark, meaning, _) in crate::ui::look::BADGES {
+                                ui.label(egui::RichText::new(mark).monospace().strong());
+                                ui.label(meaning);
+                                ui.end_row();
+                            }
+                        });
+                });
             ui.add_space(6.0);
-            ui.label(egui::RichText::new("F1, ? or Esc closes this.").weak());
+            ui.horizontal(|ui| {
+                close = ui.button("Close").clicked();
+                ui.label(egui::RichText::new("F1, ? or Esc closes this too.").weak());
+            });
+        });
+    if close {
+        *open = false;
+    }
+}
+
+fn help_group(ui: &mut egui::Ui, group: &str) {
+    ui.add_space(4.0);
+    ui.strong(group);
+    egui::Grid::new(("help", group))
+        .num_columns(2)
+        .spacing([14.0, 2.0])
+        .striped(true)
+        .show(ui, |ui| {
+            for b in BINDINGS.iter().filter(|b| b.context == group) {
+                ui.label(egui::RichText::new(b.input).monospace());
+                ui.label(b.action);
+                ui.end_row();
+            }
         });
 }
 
@@ -331,6 +376,9 @@ pub fn dialog_ui(ctx: &egui::Context, overlays: &mut Overlays) -> Option<ScreenA
                     });
                 close = ui.button("Cancel").clicked();
             });
+        }
+        Some(Dialog::Reveal(reveal)) => {
+            close = super::reveal::reveal_ui(ctx, reveal);
         }
         Some(Dialog::Message { title, text }) => {
             window(title).show(ctx, |ui| {

@@ -10,10 +10,14 @@
 
 pub mod actions;
 pub mod ai_play;
+pub mod banner;
 pub mod battle;
+pub mod card_face;
+pub mod card_table;
 pub mod cards;
 pub mod catalogue;
 pub mod charges;
+pub mod chooser_map;
 pub mod fire;
 pub mod handover;
 pub mod host;
@@ -24,8 +28,10 @@ pub mod menu;
 pub mod replay;
 pub mod reveal;
 pub mod saves;
+pub mod selftest_melee;
 pub mod sight_lines;
 pub mod start;
+pub mod surface;
 
 pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
 pub use handover::{ControlPoint, Handover, handover_needed};
@@ -75,6 +81,7 @@ impl Plugin for ScreensPlugin {
                     charges::draw_lines_of_sight,
                     fire::draw_fire_lines,
                     battle::draw_objective_marks,
+                    chooser_map::draw_chooser_marks,
                 )
                     .after(PlaySet::View)
                     .run_if(in_state(Screen::Playing)),
@@ -109,6 +116,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<battle::BattleView>()
             .init_resource::<battle::BattleScreens>()
             .init_resource::<replay::Replay>()
+            .init_resource::<banner::ControlBanner>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
             .configure_sets(
                 Update,
@@ -120,6 +128,13 @@ impl Plugin for ScreensPlugin {
                 ),
             )
             .add_systems(Update, menu::hotkeys.in_set(ScreensSet::Keys))
+            .add_systems(
+                Update,
+                chooser_map::chooser_clicks
+                    .after(PlaySet::Input)
+                    .before(PlaySet::Apply)
+                    .run_if(in_state(Screen::Playing)),
+            )
             .configure_sets(Update, PlaySet::Input.run_if(board_interactive))
             .add_systems(
                 Update,
@@ -135,8 +150,10 @@ impl Plugin for ScreensPlugin {
                     ai_play::drive_ai.run_if(in_state(Screen::Playing)),
                     replay::drive_replay.run_if(in_state(Screen::Playing)),
                     actions::watch_game.run_if(in_state(Screen::Playing)),
+                    banner::watch_control,
                     battle::follow_battle.run_if(in_state(Screen::Playing)),
                     reveal::watch_reveals.run_if(in_state(Screen::Playing)),
+                    reveal::hold_effects,
                     ai_play::lock_orders,
                     ai_play::toggle_explain,
                     ai_play::follow_explain.run_if(in_state(Screen::Playing)),
@@ -154,6 +171,7 @@ impl Plugin for ScreensPlugin {
                     fire::draw_fire.run_if(in_state(Screen::Playing)),
                     battle::draw_battle.run_if(in_state(Screen::Playing)),
                     replay::draw_replay.run_if(in_state(Screen::Playing)),
+                    banner::draw_banner,
                     menu::draw_common,
                 )
                     .chain(),
@@ -168,8 +186,12 @@ pub fn board_interactive(
     handover: Option<Res<Handover>>,
     overlays: Option<Res<Overlays>>,
     battle: Option<Res<battle::BattleScreens>>,
+    banner: Option<Res<banner::ControlBanner>>,
+    time: Option<Res<Time>>,
 ) -> bool {
+    let now = time.map_or(0.0, |t| t.elapsed_secs_f64());
     screen.is_some_and(|s| *s.get() == Screen::Playing)
+        && banner.is_none_or(|b| !b.holding(now))
         && handover.is_none_or(|h| !h.screen_up())
         && overlays.is_none_or(|o| !o.blocking())
         && battle.is_none_or(|b| b.briefing.is_none() && !b.end)

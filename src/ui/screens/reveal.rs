@@ -1,13 +1,19 @@
 //! The reveal (issue 11): when a melee round's cards are faced, the window shows that round —
-//! every figure's cards face up and what came of them, blow by blow — in a panel the player
-//! closes, instead of leaving it in the log under the card overlay. The panel is public (both
-//! players read it; in hot-seat it comes after the hand-over screen, which is drawn first), and
-//! the log keeps every line as before.
+//! each fight's cards face up side by side, drawn as cards, and what came of them blow by
+//! blow — in a panel the player closes (OK or Enter); then the results play on the map
+//! ([`crate::ui::effects`]). The panel is public (both players read it; in hot-seat it comes
+//! after the hand-over screen, which is drawn first), and the log keeps every line as before.
 
 use super::actions::{Dialog, Overlays};
+use super::card_face::card_face;
+use super::cards::{CardKind, CardView};
 use super::host::GameHost;
+use crate::rules::melee::cards::TacCard;
+use crate::sim::components::{FigureId, SideId};
 use crate::sim::log::{GameLog, LogEntry};
 use bevy::prelude::*;
+use bevy_egui::egui;
+use std::collections::BTreeMap;
 
 /// How much of the game's log the reveal has looked at.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -15,6 +21,160 @@ pub struct RevealWatch {
     /// Log lines already looked at; `None` until the first look (a game just started or
     /// loaded shows no old round).
     pub seen: Option<usize>,
+}
+
+/// One figure's cards, face up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The figure's id.
+    pub id: String,
+    /// Its side (the colour of its name).
+    pub side: u8,
+    /// Its cards as they were faced (TAC first); "PASSIVE SHIELD PARRY" when it played none.
+    pub cards: Vec<CardView>,
+}
+
+/// A fight: figures whose cards aim at one another, and the results that name them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fight {
+    /// The figures, by side (lowest side first).
+    pub figures: Vec<Played>,
+    /// The log lines of its results, with their dice.
+    pub results: Vec<String>,
+}
+
+/// What the reveal panel shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RevealView {
+    /// `Card round 3`, `TAC phase`.
+    pub title: String,
+    /// Each fight's cards and results.
+    pub fights: Vec<Fight>,
+    /// Lines that name no fighter of the round (a phase's end, a rule's note).
+    pub other: Vec<String>,
+}
+
+const TAC_NAMES: [TacCard; 7] = [
+    TacCard::Retreat,
+    TacCard::RunAway,
+    TacCard::Close,
+    TacCard::KeepDistance,
+    TacCard::StandGround,
+    TacCard::Fleche,
+    TacCard::Charge,
+];
+
+/// One faced card, from its words in the log (`DELIVER BLOW → levy`, `CLOSE at levy`).
+fn faced_card(words: &str) -> CardView {
+    let (base, target) = match words.split_once(" → ").or_else(|| words.split_once(" at ")) {
+        Some((b, t)) => (b.to_string(), Some(t.to_string())),
+        None => (words.to_string(), None),
+    };
+    let tac = TAC_NAMES.iter().find(|t| t.name() == base);
+    let mut card = CardView::plain(
+        &match &target {
+            Some(t) => format!("{base} at {t}"),
+            None => base.clone(),
+        },
+        if tac.is_some() {
+            CardKind::Tac
+        } else {
+            CardKind::Melee
+        },
+        0,
+        Ok(()),
+    );
+    card.target = target;
+    card.effect = tac.map_or("", |t| t.effect()).to_string();
+    card
+}
+
+/// The plays of a "cards face up" line: each figure's id and its cards' words.
+pub fn faced_plays(line: &str) -> Vec<(String, Vec<String>)> {
+    let Some((_, plays)) = line.split_once(" — cards face up: ") else {
+        return Vec::new();
+    };
+    plays
+        .trim_end_matches('.')
+        .split("; ")
+        .filter_map(|p| p.split_once(": "))
+        .map(|(id, cards)| {
+            (
+                id.to_string(),
+                cards.split(" + ").map(str::to_string).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The first fighter of the round named in `text` (whole words only).
+fn named<'a>(text: &str, ids: &'a [String]) -> Option<&'a String> {
+    text.split(|c: char| c.is_whitespace() || ",:;().".contains(c))
+        .find_map(|w| ids.iter().find(|i| i.as_str() == w))
+}
+
+/// Groups a faced round into fights: figures whose cards aim at each other are in one fight
+/// (by union over the targets), each result line goes to the fight of the first fighter it
+/// names. `sides` gives each figure's side.
+pub fn fights_of(
+    faced: &str,
+    results: &[String],
+    sides: &BTreeMap<String, u8>,
+) -> (Vec<Fight>, Vec<String>) {
+    let plays = faced_plays(faced);
+    let ids: Vec<String> = plays.iter().map(|(id, _)| id.clone()).collect();
+    let mut group: Vec<usize> = (0..ids.len()).collect();
+    fn root(g: &mut [usize], mut i: usize) -> usize {
+        while g[i] != i {
+            g[i] = g[g[i]];
+            i = g[i];
+        }
+        i
+    }
+    let played: Vec<Vec<CardView>> = plays
+        .iter()
+        .map(|(_, cards)| cards.iter().map(|c| faced_card(c)).collect())
+        .collect();
+    for (i, cards) in played.iter().enumerate() {
+        for t in cards.iter().filter_map(|c| c.target.as_ref()) {
+            if let Some(j) = ids.iter().position(|x| x == t) {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut fights: Vec<(usize, Fight)> = Vec::new();
+    for (i, cards) in played.into_iter().enumerate() {
+        let r = root(&mut group, i);
+        let k = match fights.iter().position(|(g, _)| *g == r) {
+            Some(k) => k,
+            None => {
+                fights.push((r, Fight::default()));
+                fights.len() - 1
+            }
+        };
+        fights[k].1.figures.push(Played {
+            id: ids[i].clone(),
+            side: sides.get(&ids[i]).copied().unwrap_or(0),
+            cards,
+        });
+    }
+    let mut other = Vec::new();
+    for line in results {
+        match named(line, &ids).and_then(|id| {
+            let i = ids.iter().position(|x| x == id)?;
+            let r = root(&mut group, i);
+            fights.iter().position(|(g, _)| *g == r)
+        }) {
+            Some(k) => fights[k].1.results.push(line.clone()),
+            None => other.push(line.clone()),
+        }
+    }
+    let mut fights: Vec<Fight> = fights.into_iter().map(|(_, f)| f).collect();
+    for f in &mut fights {
+        f.figures.sort_by_key(|p| p.side);
+    }
+    (fights, other)
 }
 
 /// The last round faced in `log[from..]`: its title (`Card round 3`, `TAC phase`) and its lines
@@ -50,6 +210,104 @@ pub fn last_round(log: &[LogEntry], from: usize) -> Option<(String, Vec<String>)
     Some((title, lines))
 }
 
+/// The reveal of the last round faced in `log[from..]`, fight by fight.
+pub fn reveal_of(log: &[LogEntry], from: usize, sides: &BTreeMap<String, u8>) -> Option<RevealView> {
+    let (title, lines) = last_round(log, from)?;
+    let faced = log
+        .get(from..)?
+        .iter()
+        .rev()
+        .find(|l| l.text.contains(" — cards face up: "))?;
+    let (fights, other) = fights_of(&faced.text, lines.get(1..).unwrap_or_default(), sides);
+    Some(RevealView {
+        title,
+        fights,
+        other,
+    })
+}
+
+/// Draws the reveal; true when the player closed it (OK or Enter).
+pub fn reveal_ui(ctx: &egui::Context, reveal: &RevealView) -> bool {
+    let free = crate::ui::play::panels::free_area(ctx);
+    let mut close = false;
+    egui::Window::new(format!("{} — the cards revealed", reveal.title))
+        .id(egui::Id::new("warhorse-reveal"))
+        .collapsible(true)
+        .resizable(true)
+        .order(egui::Order::Foreground)
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(free.center().x, free.top() + 8.0))
+        .constrain_to(free)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height((free.height() - 90.0).max(160.0))
+                .show(ui, |ui| {
+                    for (k, fight) in reveal.fights.iter().enumerate() {
+                        if k > 0 {
+                            ui.separator();
+                        }
+                        fight_ui(ui, fight);
+                    }
+                    for line in &reveal.other {
+                        ui.label(egui::RichText::new(line).weak());
+                    }
+                });
+            ui.separator();
+            close = ui.button("OK (Enter): see the results on the map").clicked()
+                || ui.input(|i| i.key_pressed(egui::Key::Enter));
+        });
+    close
+}
+
+fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
+    ui.horizontal_wrapped(|ui| {
+        let mut last_side = None;
+        for p in &fight.figures {
+            if last_side.is_some_and(|s| s != p.side) {
+                ui.add_space(8.0);
+                ui.label(egui::RichText::new("vs").strong().size(18.0));
+                ui.add_space(8.0);
+            }
+            last_side = Some(p.side);
+            ui.vertical(|ui| {
+                ui.label(
+                    egui::RichText::new(&p.id)
+                        .strong()
+                        .color(super::menu::side_colour32(p.side)),
+                );
+                ui.horizontal(|ui| {
+                    for c in &p.cards {
+                        card_face(ui, c, false, None, 8);
+                    }
+                });
+            });
+        }
+    });
+    for line in &fight.results {
+        let rolled = line.contains("  [");
+        let text = egui::RichText::new(line).small();
+        ui.label(if rolled {
+            text.color(egui::Color32::from_rgb(240, 205, 110))
+        } else {
+            text
+        });
+    }
+}
+
+/// The results on the map wait while something covers it: the reveal or another dialog, the
+/// hand-over screen, the menu.
+pub fn hold_effects(
+    overlays: Res<Overlays>,
+    handover: Res<super::Handover>,
+    hold: Option<ResMut<crate::ui::effects::EffectsHold>>,
+) {
+    if let Some(mut hold) = hold {
+        hold.set_if_neq(crate::ui::effects::EffectsHold(
+            overlays.blocking() || handover.screen_up(),
+        ));
+    }
+}
+
 /// After every frame's orders: when a round was faced since the last look, opens the reveal
 /// panel (unless another dialog is open: the log has it all the same).
 pub fn watch_reveals(world: &mut World) {
@@ -60,19 +318,24 @@ pub fn watch_reveals(world: &mut World) {
     let log = &game.app.world().resource::<GameLog>().0;
     let len = log.len();
     let found = match seen {
-        Some(s) if s <= len => last_round(log, s),
+        Some(s) if s < len => {
+            let mut q = game.app.world_mut().query::<(&FigureId, &SideId)>();
+            let sides: BTreeMap<String, u8> = q
+                .iter(game.app.world())
+                .map(|(f, s)| (f.0.clone(), s.0))
+                .collect();
+            let log = &game.app.world().resource::<GameLog>().0;
+            reveal_of(log, s, &sides)
+        }
         _ => None,
     };
     world.resource_mut::<RevealWatch>().seen = Some(len);
-    let Some((title, lines)) = found else {
+    let Some(reveal) = found else {
         return;
     };
     let mut overlays = world.resource_mut::<Overlays>();
     if overlays.dialog.is_none() {
-        overlays.dialog = Some(Dialog::Message {
-            title: format!("{title} — the cards revealed"),
-            text: lines.join("\n"),
-        });
+        overlays.dialog = Some(Dialog::Reveal(reveal));
     }
 }
 
@@ -109,5 +372,39 @@ mod tests {
             lines[0]
         );
         assert_eq!(last_round(&log, 4), None, "nothing faced after line 4");
+    }
+
+    #[test]
+    fn a_round_is_split_into_fights_side_by_side() {
+        let faced = "Card round 2 — cards face up: a: CLOSE at b + DELIVER BLOW → b; \
+                     b: DODGE BACK; c: PASSIVE SHIELD PARRY; d: KICK → c.";
+        let sides: BTreeMap<String, u8> =
+            [("a", 0), ("b", 1), ("c", 0), ("d", 1)].map(|(k, v)| (k.to_string(), v)).into();
+        let results = vec![
+            "a plays DELIVER BLOW at b: rolls 12: a hit.".to_string(),
+            "d kicks c: rolls 80: a miss.".to_string(),
+            "The melee goes on.".to_string(),
+        ];
+        let (fights, other) = fights_of(faced, &results, &sides);
+        assert_eq!(fights.len(), 2, "{fights:?}");
+        let ab = &fights[0];
+        assert_eq!(
+            ab.figures.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        let a = &ab.figures[0].cards;
+        assert_eq!(a[0].kind, CardKind::Tac);
+        assert_eq!(a[0].target.as_deref(), Some("b"));
+        assert_eq!(a[1].kind, CardKind::Melee);
+        assert_eq!(a[1].name, "DELIVER BLOW at b");
+        assert_eq!(ab.results, vec![results[0].clone()]);
+        let cd = &fights[1];
+        assert_eq!(
+            cd.figures.iter().map(|p| (p.id.as_str(), p.side)).collect::<Vec<_>>(),
+            [("c", 0), ("d", 1)],
+            "lowest side first"
+        );
+        assert_eq!(cd.results, vec![results[1].clone()]);
+        assert_eq!(other, vec![results[2].clone()]);
     }
 }

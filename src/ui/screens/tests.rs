@@ -27,12 +27,8 @@ fn frame(ctx: &egui::Context, mut draw: impl FnMut(&egui::Context)) {
 }
 
 fn hand() -> FigureHand {
-    let c = |name: &str, kind, cost, verdict: Result<(), &str>| CardView {
-        name: name.into(),
-        kind,
-        cost,
-        verdict: verdict.map_err(str::to_string),
-        odds: None,
+    let c = |name: &str, kind, cost, verdict: Result<(), &str>| {
+        CardView::plain(name, kind, cost, verdict.map_err(str::to_string))
     };
     FigureHand {
         unit: "knight".into(),
@@ -150,6 +146,7 @@ fn the_game_screens_draw_cards_menu_and_handover() {
                 guesser: "knight".into(),
                 dodger: "levy".into(),
             }],
+            dirs: 8,
         }),
         ..Default::default()
     };
@@ -218,6 +215,7 @@ fn picks_are_checked_against_the_hand() {
         side_name: "Red".into(),
         hands: vec![hand()],
         guesses: Vec::new(),
+        dirs: 8,
     };
     assert_eq!(
         super::cards::ready_picks(&overlay, &picks),

@@ -23,13 +23,7 @@ struct FakeCards {
 }
 
 fn card(name: &str, kind: CardKind, cost: u32, verdict: Result<(), &str>) -> CardView {
-    CardView {
-        name: name.into(),
-        kind,
-        cost,
-        verdict: verdict.map_err(str::to_string),
-        odds: None,
-    }
+    CardView::plain(name, kind, cost, verdict.map_err(str::to_string))
 }
 
 /// The fake rules' hands: what `hand()` would answer for each side's figure.
@@ -263,7 +257,7 @@ const DUEL: &str = r#"Level(
 fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     use warhorse::sim::melee::hand;
     use warhorse::ui::screens::cards::card_label;
-    use warhorse::ui::screens::melee_cards::{card_view, odds_text};
+    use warhorse::ui::screens::melee_cards::card_view;
     let level = warhorse::level::load_level_str(DUEL, "<duel>", None).expect("duel level");
     let (mut app, _) = app_of("duel", level, None);
     for _ in 0..4 {
@@ -292,10 +286,7 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     let world = game(&mut app).app.world_mut();
     let rules: Vec<_> = hand(world, mine)
         .iter()
-        .map(|c| CardView {
-            odds: odds_text(world, mine, &c.card),
-            ..card_view(c)
-        })
+        .map(|c| card_view(world, mine, c))
         .collect();
     assert_eq!(
         overlay.hands[0].cards, rules,
@@ -418,6 +409,7 @@ fn confirm_with_undecided_figures_asks_first() {
         side_name: "Red".into(),
         hands: rules_hands(0),
         guesses: Vec::new(),
+        dirs: 8,
     };
     let mut picks = Picks::default();
     assert_eq!(undecided(&overlay, &picks), vec!["Knight".to_string()]);

@@ -13,6 +13,7 @@ use std::fmt;
 mod cost;
 mod eligible;
 mod play;
+mod text;
 
 pub use cost::{at_speed, c8_allows, cost, full_charge, play_cost, speed_of, tac_cost};
 pub use eligible::eligibility;

@@ -1,0 +1,198 @@
+//! A card drawn as a card (issue 11): a face with the card's name on a band of its deck's
+//! colour (TAC cards blue, MELEE cards red), its cost in blows in a corner, whom it is aimed at
+//! or the way it moves, the resolver's chance and damage for a blow, and its one-line effect.
+//! A card the figure may not play is drawn grey; a picked card is lifted and edged in gold.
+//! The full text (every modifier of the odds, or the rule that forbids the card) is the
+//! card's tooltip.
+
+use super::cards::{CardKind, CardView};
+use bevy_egui::egui;
+
+/// A card's size on screen, in points.
+pub const CARD_SIZE: egui::Vec2 = egui::vec2(112.0, 148.0);
+
+/// The colours of a card's face.
+struct Palette {
+    band: egui::Color32,
+    paper: egui::Color32,
+    ink: egui::Color32,
+}
+
+fn palette(kind: CardKind, playable: bool) -> Palette {
+    if !playable {
+        return Palette {
+            band: egui::Color32::from_gray(92),
+            paper: egui::Color32::from_gray(150),
+            ink: egui::Color32::from_gray(60),
+        };
+    }
+    match kind {
+        CardKind::Tac => Palette {
+            band: egui::Color32::from_rgb(36, 66, 120),
+            paper: egui::Color32::from_rgb(222, 230, 242),
+            ink: egui::Color32::from_rgb(20, 30, 50),
+        },
+        CardKind::Melee => Palette {
+            band: egui::Color32::from_rgb(128, 30, 26),
+            paper: egui::Color32::from_rgb(242, 232, 206),
+            ink: egui::Color32::from_rgb(48, 28, 18),
+        },
+    }
+}
+
+/// The name on the band and the line under it: `DELIVER BLOW at levy` reads "DELIVER BLOW"
+/// and "at levy"; `MOVE 1" (direction 3)` reads `MOVE 1"` and the way, in words.
+pub fn title_and_aim(card: &CardView) -> (String, Option<String>) {
+    if let Some(t) = &card.target
+        && let Some(base) = card.name.strip_suffix(&format!(" at {t}"))
+    {
+        return (base.to_string(), Some(format!("at {t}")));
+    }
+    match card.name.split_once(" (") {
+        Some((base, rest)) if card.toward.is_some() => (
+            base.to_string(),
+            Some(rest.trim_end_matches(')').to_string()),
+        ),
+        _ => match card.name.split_once(" to ") {
+            Some((base, _)) if card.toward.is_some() => (base.to_string(), None),
+            _ => (card.name.clone(), None),
+        },
+    }
+}
+
+/// The tooltip: the effect, then the odds with every modifier, or the rule that forbids it.
+pub fn card_tooltip(card: &CardView) -> String {
+    let mut t = format!("{}\n{}", card.name, card.effect);
+    if let Some(o) = &card.odds {
+        t.push_str("\n\n");
+        t.push_str(o);
+    }
+    if let Err(why) = &card.verdict {
+        t.push_str("\n\nMay not be played now: ");
+        t.push_str(why);
+    }
+    t
+}
+
+/// An arrow in the card's middle for a card that moves or turns its figure, pointing the way on
+/// the map (direction 0 is north on squares, north-east on hexes; clockwise).
+fn way_arrow(painter: &egui::Painter, centre: egui::Pos2, dir: u8, dirs: u8, ink: egui::Color32) {
+    let step = std::f32::consts::TAU / f32::from(dirs.max(1));
+    let start = if dirs == 6 { step / 2.0 } else { 0.0 };
+    let a = start + step * f32::from(dir);
+    let v = egui::vec2(a.sin(), -a.cos()) * 22.0;
+    painter.arrow(centre - v, v * 2.0, egui::Stroke::new(3.0, ink));
+}
+
+/// Draws one card; `key` is the number key that picks it (1–9), if any; `dirs` the grid's
+/// number of directions (8 squares, 6 hexes). Returns the click response (with the tooltip).
+pub fn card_face(
+    ui: &mut egui::Ui,
+    card: &CardView,
+    picked: bool,
+    key: Option<usize>,
+    dirs: u8,
+) -> egui::Response {
+    let playable = card.verdict.is_ok();
+    let sense = if playable {
+        egui::Sense::click()
+    } else {
+        egui::Sense::hover()
+    };
+    let (slot, response) = ui.allocate_exact_size(CARD_SIZE, sense);
+    if !ui.is_rect_visible(slot) {
+        return response.on_hover_text(card_tooltip(card));
+    }
+    let lift = if picked { -6.0 } else { 0.0 };
+    let rect = slot.translate(egui::vec2(0.0, lift)).shrink(2.0);
+    let p = palette(card.kind, playable);
+    let painter = ui.painter_at(slot.expand(8.0));
+    let edge = if picked {
+        egui::Stroke::new(3.0, egui::Color32::from_rgb(240, 200, 60))
+    } else if response.hovered() {
+        egui::Stroke::new(2.0, egui::Color32::WHITE)
+    } else {
+        egui::Stroke::new(1.0, egui::Color32::from_gray(30))
+    };
+    painter.rect(rect, 7.0, p.paper, edge, egui::StrokeKind::Inside);
+    let band = egui::Rect::from_min_size(rect.min, egui::vec2(rect.width(), 36.0)).shrink(3.0);
+    painter.rect_filled(band, 5.0, p.band);
+    let (title, aim) = title_and_aim(card);
+    let small = egui::FontId::proportional(10.5);
+    let name = painter.layout(
+        title,
+        egui::FontId::proportional(12.0),
+        egui::Color32::WHITE,
+        band.width() - 24.0,
+    );
+    painter.galley(
+        band.left_top() + egui::vec2(4.0, (band.height() - name.size().y) / 2.0),
+        name,
+        egui::Color32::WHITE,
+    );
+    // The cost, in blows, in a coin at the band's right (none on a card that costs nothing,
+    // or on a faced card, whose cost was paid).
+    if card.cost > 0 {
+        let coin = egui::pos2(band.right() - 10.0, band.center().y);
+        painter.circle_filled(coin, 9.0, egui::Color32::from_rgb(250, 236, 190));
+        painter.text(
+            coin,
+            egui::Align2::CENTER_CENTER,
+            card.cost.to_string(),
+            egui::FontId::proportional(12.0),
+            egui::Color32::BLACK,
+        );
+    }
+    let mut y = band.bottom() + 3.0;
+    let deck = match card.kind {
+        CardKind::Tac => "TAC",
+        CardKind::Melee => "MELEE",
+    };
+    let corner = match key {
+        Some(k) => format!("{deck}  · key {k}"),
+        None => deck.to_string(),
+    };
+    painter.text(
+        egui::pos2(rect.left() + 5.0, y),
+        egui::Align2::LEFT_TOP,
+        corner,
+        small.clone(),
+        p.ink,
+    );
+    y += 14.0;
+    if let Some(aim) = aim {
+        let g = painter.layout(aim, small.clone(), p.ink, rect.width() - 10.0);
+        let h = g.size().y;
+        painter.galley(egui::pos2(rect.left() + 5.0, y), g, p.ink);
+        y += h + 2.0;
+    }
+    let middle = egui::pos2(rect.center().x, y + 20.0);
+    if let Some(n) = card.numbers {
+        painter.text(
+            middle,
+            egui::Align2::CENTER_CENTER,
+            format!("{}%", n.chance),
+            egui::FontId::proportional(22.0),
+            p.ink,
+        );
+        painter.text(
+            middle + egui::vec2(0.0, 20.0),
+            egui::Align2::CENTER_CENTER,
+            format!("dmg {}-{} · crit {}%", n.damage.0, n.damage.1, n.critical),
+            small.clone(),
+            p.ink,
+        );
+        y = middle.y + 30.0;
+    } else if let Some(w) = card.toward {
+        way_arrow(&painter, middle, w.dir, dirs, p.ink);
+        y = middle.y + 26.0;
+    } else {
+        y += 4.0;
+    }
+    let effect = painter.layout(card.effect.clone(), small, p.ink, rect.width() - 10.0);
+    let room = rect.bottom() - 4.0 - y;
+    if effect.size().y <= room + 1.0 {
+        painter.galley(egui::pos2(rect.left() + 5.0, y), effect, p.ink);
+    }
+    response.on_hover_text(card_tooltip(card))
+}

@@ -1,0 +1,380 @@
+//! The card table (issue 11): the chooser a player fights a melee with. One figure at a time —
+//! a row of the side's figures with what each has picked, Next / Previous (Tab, Shift+Tab) —
+//! and that figure's hand drawn as cards ([`card_face`]), TAC and MELEE apart, keys 1–9 on
+//! the playable ones, the blows it has and has spent. On the map ([`super::chooser_map`]) the
+//! figure is ringed, the enemies it can strike are marked, its ways are arrows, and a click
+//! there picks. Enter confirms, asking first when a figure has nothing picked; a side may pass
+//! for the rest of the melee. After the reveal, dodge guesses are asked here too.
+//!
+//! The window stays inside the part of the screen the panels leave to the map (so it never
+//! hides the log's newest lines), can be moved and collapsed, and scrolls its own cards.
+
+use super::card_face::{CARD_SIZE, card_face};
+use super::cards::{
+    CardKind, CardOverlay, CardView, CardsAnswer, FigureHand, GuessDir, Picks, blows_picked,
+    needs_target, pick_words, ready_picks, shown_cards, toggle, undecided,
+};
+use bevy_egui::egui;
+
+/// The keys the chooser reads this frame.
+struct Keys {
+    tab: bool,
+    back: bool,
+    digit: Option<usize>,
+    enter: bool,
+    /// L, R, B or N: the first dodge guess due (Left, Right, Back, no guess).
+    guess: Option<Option<GuessDir>>,
+}
+
+fn read_keys(ctx: &egui::Context) -> Keys {
+    const DIGITS: [egui::Key; 9] = [
+        egui::Key::Num1,
+        egui::Key::Num2,
+        egui::Key::Num3,
+        egui::Key::Num4,
+        egui::Key::Num5,
+        egui::Key::Num6,
+        egui::Key::Num7,
+        egui::Key::Num8,
+        egui::Key::Num9,
+    ];
+    ctx.input(|i| Keys {
+        tab: i.key_pressed(egui::Key::Tab),
+        back: i.modifiers.shift,
+        digit: DIGITS.iter().position(|&k| i.key_pressed(k)).map(|d| d + 1),
+        enter: i.key_pressed(egui::Key::Enter),
+        guess: [
+            (egui::Key::L, Some(GuessDir::Left)),
+            (egui::Key::R, Some(GuessDir::Right)),
+            (egui::Key::B, Some(GuessDir::Back)),
+            (egui::Key::N, None),
+        ]
+        .into_iter()
+        .find(|(k, _)| i.key_pressed(*k))
+        .map(|(_, g)| g),
+    })
+}
+
+/// The cards of `hand` the table shows now: the playable ones (or all, with the toggle),
+/// narrowed to those a map click stood for while `picks.focus` is set.
+pub fn table_cards<'a>(hand: &'a FigureHand, picks: &Picks) -> Vec<&'a CardView> {
+    shown_cards(hand, picks.show_all)
+        .into_iter()
+        .filter(|c| {
+            picks
+                .focus
+                .as_ref()
+                .is_none_or(|names| names.contains(&c.name))
+        })
+        .collect()
+}
+
+/// The number key of each card in `shown` (1–9 on the first nine playable ones, TAC first).
+pub fn card_keys(shown: &[&CardView]) -> Vec<Option<usize>> {
+    let mut n = 0;
+    let mut keys = vec![None; shown.len()];
+    for kind in [CardKind::Tac, CardKind::Melee] {
+        for (k, c) in shown.iter().enumerate() {
+            if c.kind == kind && c.verdict.is_ok() {
+                n += 1;
+                keys[k] = (n <= 9).then_some(n);
+            }
+        }
+    }
+    keys
+}
+
+fn figure_row(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
+    ui.horizontal_wrapped(|ui| {
+        for (k, h) in overlay.hands.iter().enumerate() {
+            let words = format!("{}: {}", h.name, pick_words(picks, &h.unit));
+            if ui.selectable_label(k == picks.current, words).clicked() {
+                picks.current = k;
+                picks.focus = None;
+            }
+        }
+    });
+}
+
+fn figure_header(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
+    let n = overlay.hands.len();
+    let hand = &overlay.hands[picks.current];
+    let spent = blows_picked(hand, picks.by_unit.get(&hand.unit));
+    ui.horizontal(|ui| {
+        if ui.button("< Previous").clicked() {
+            picks.current = (picks.current + n - 1) % n;
+            picks.focus = None;
+        }
+        ui.strong(format!(
+            "Figure {} of {n}: {} — {} blows, {spent} picked, {} left",
+            picks.current + 1,
+            hand.name,
+            hand.blows,
+            hand.blows.saturating_sub(spent)
+        ));
+        if ui.button("Next > (Tab)").clicked() {
+            picks.current = (picks.current + 1) % n;
+            picks.focus = None;
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut picks.show_all, "Show the cards it may not play");
+        if picks.focus.is_some() {
+            ui.label(egui::RichText::new("Showing the cards for the cell you clicked.").weak());
+            if ui.button("Show its whole hand").clicked() {
+                picks.focus = None;
+            }
+        } else {
+            ui.label(
+                egui::RichText::new(
+                    "Click an enemy ringed red, or an arrow, on the map to pick its card.",
+                )
+                .weak(),
+            );
+        }
+    });
+}
+
+fn hand_cards(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks, digit: Option<usize>, dirs: u8) {
+    let shown = table_cards(hand, picks);
+    let keys = card_keys(&shown);
+    let mut clicked: Option<CardView> = None;
+    for kind in [CardKind::Tac, CardKind::Melee] {
+        let deck: Vec<usize> = (0..shown.len()).filter(|&k| shown[k].kind == kind).collect();
+        if deck.is_empty() {
+            continue;
+        }
+        ui.label(match kind {
+            CardKind::Tac => "TAC card (at most one: how it moves in the melee)",
+            CardKind::Melee => "MELEE cards (as many as its blows pay for)",
+        });
+        ui.horizontal_wrapped(|ui| {
+            for &k in &deck {
+                let card = shown[k];
+                let p = picks.by_unit.get(&hand.unit);
+                let picked = p.is_some_and(|p| match kind {
+                    CardKind::Tac => p.tac.as_ref() == Some(&card.name),
+                    CardKind::Melee => p.melee.contains(&card.name),
+                });
+                let r = card_face(ui, card, picked, keys[k], dirs);
+                if card.verdict.is_ok() && (r.clicked() || (digit.is_some() && digit == keys[k])) {
+                    clicked = Some(card.clone());
+                }
+            }
+        });
+    }
+    if let Some(card) = clicked {
+        toggle(picks, &hand.unit, &card);
+    }
+    if shown.is_empty() {
+        ui.label(egui::RichText::new("No card to show.").weak());
+    }
+}
+
+fn tac_target(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
+    let Some(p) = picks.by_unit.get_mut(&hand.unit) else {
+        return;
+    };
+    let Some(tac) = p.tac.clone() else {
+        return;
+    };
+    if hand.targets.is_empty() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let must = if needs_target(&tac) { "must" } else { "may" };
+        ui.label(format!("{tac} {must} name an enemy (click it on the map):"));
+        egui::ComboBox::from_id_salt(("tac-target", &hand.unit))
+            .selected_text(p.tac_target.as_deref().unwrap_or("nobody"))
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut p.tac_target, None, "nobody");
+                for t in &hand.targets {
+                    ui.selectable_value(&mut p.tac_target, Some(t.clone()), t);
+                }
+            });
+    });
+}
+
+fn guesses(
+    ui: &mut egui::Ui,
+    overlay: &CardOverlay,
+    key: Option<Option<GuessDir>>,
+) -> Option<CardsAnswer> {
+    let mut answer = overlay
+        .guesses
+        .first()
+        .zip(key)
+        .map(|(due, dir)| CardsAnswer::Guess(due.clone(), dir));
+    if let Some(due) = overlay.guesses.first() {
+        ui.label(format!(
+            "{} attacked a figure that dodged: guess which way it went (L, R, B; N: no guess).",
+            due.guesser
+        ));
+    }
+    for due in &overlay.guesses {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "{} guesses which way {} dodged:",
+                due.guesser, due.dodger
+            ));
+            for (label, dir) in [
+                ("Left (L)", Some(GuessDir::Left)),
+                ("Right (R)", Some(GuessDir::Right)),
+                ("Back (B)", Some(GuessDir::Back)),
+                ("No guess (N)", None),
+            ] {
+                if ui.button(label).clicked() {
+                    answer = Some(CardsAnswer::Guess(due.clone(), dir));
+                }
+            }
+        });
+    }
+    answer
+}
+
+fn confirm_row(
+    ui: &mut egui::Ui,
+    overlay: &CardOverlay,
+    picks: &mut Picks,
+    enter: bool,
+) -> Option<CardsAnswer> {
+    let ready = ready_picks(overlay, picks);
+    let open = undecided(overlay, picks);
+    let mut answer = None;
+    if picks.asking && !open.is_empty() {
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 205, 110),
+            format!(
+                "No cards picked for {}: they will play PASSIVE SHIELD PARRY. Play them so?",
+                open.join(", ")
+            ),
+        );
+        ui.horizontal(|ui| {
+            if ui.button("Yes, confirm (Enter)").clicked() || enter {
+                picks.asking = false;
+                answer = ready.clone().ok().map(CardsAnswer::Play);
+            }
+            if ui.button("No, go back").clicked() {
+                picks.asking = false;
+            }
+        });
+        return answer;
+    }
+    ui.horizontal(|ui| {
+        let label = if open.is_empty() {
+            "Confirm (Enter)".to_string()
+        } else {
+            format!("Confirm… ({} undecided)", open.len())
+        };
+        let button = ui.add_enabled(ready.is_ok(), egui::Button::new(label));
+        if let Err(why) = &ready {
+            ui.label(egui::RichText::new(why).weak());
+        }
+        if button.clicked() || (enter && ready.is_ok()) {
+            if open.is_empty() {
+                answer = ready.ok().map(CardsAnswer::Play);
+            } else {
+                picks.asking = true;
+            }
+        }
+        if ui
+            .button("Pass for the rest of this melee")
+            .on_hover_text(
+                "Every figure of your side plays PASSIVE SHIELD PARRY from now to the end of \
+                 this melee phase (after six in a row, D7 makes it play the first card it may), \
+                 and makes no dodge guesses.",
+            )
+            .clicked()
+        {
+            answer = Some(CardsAnswer::PassRest);
+        }
+    });
+    answer
+}
+
+/// Draws the card table inside `free` (the part of the window the panels leave to the map);
+/// returns what the player confirmed. Clicking cards edits `picks`.
+pub fn show_cards(
+    ctx: &egui::Context,
+    overlay: &CardOverlay,
+    picks: &mut Picks,
+    free: egui::Rect,
+) -> Option<CardsAnswer> {
+    // Keys pressed as the table opened (the Enter that ended the half-move) are not picks;
+    // a table just opened starts scrolled to the top.
+    let settled = super::surface::settled(ctx, "cards");
+    let keys = if settled {
+        read_keys(ctx)
+    } else {
+        Keys {
+            tab: false,
+            back: false,
+            digit: None,
+            enter: false,
+            guess: None,
+        }
+    };
+    if keys.tab {
+        // Tab is the table's (next figure), not egui's focus traversal: a focused button
+        // would otherwise take the next Enter or Space as its click.
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    let width = CARD_SIZE.x * 7.0 + 40.0;
+    let mut answer = None;
+    super::surface::map_window(
+        format!("{} — choose your cards", overlay.side_name),
+        "warhorse-cards",
+        free,
+        width,
+    )
+        .show(ctx, |ui| {
+            let n = overlay.hands.len();
+            if n > 0 {
+                picks.current = picks.current.min(n - 1);
+                if keys.tab {
+                    picks.current = if keys.back {
+                        (picks.current + n - 1) % n
+                    } else {
+                        (picks.current + 1) % n
+                    };
+                    picks.focus = None;
+                }
+                ui.label(
+                    "Cards are played face down and revealed together. Tab / Shift+Tab: next / \
+                     previous figure; 1-9 pick its cards; Enter confirms.",
+                );
+                figure_row(ui, overlay, picks);
+                ui.separator();
+                figure_header(ui, overlay, picks);
+                let hand = &overlay.hands[picks.current];
+                let room = (free.height() - 230.0).max(CARD_SIZE.y + 30.0);
+                let mut scroll = egui::ScrollArea::vertical()
+                    .id_salt(("hand", &hand.unit))
+                    .max_height(room);
+                if !settled {
+                    scroll = scroll.vertical_scroll_offset(0.0);
+                }
+                scroll
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
+                    });
+                tac_target(ui, hand, picks);
+            }
+            if let Some(a) = guesses(ui, overlay, keys.guess) {
+                answer = Some(a);
+            }
+            if n == 0 {
+                return;
+            }
+            ui.separator();
+            if let Some(a) = confirm_row(ui, overlay, picks, keys.enter) {
+                answer = Some(a);
+            }
+        });
+    answer
+}

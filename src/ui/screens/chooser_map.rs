@@ -1,0 +1,188 @@
+//! The card chooser on the map (issue 11): the figure being decided is ringed in gold, the
+//! enemies its cards can strike are ringed in red, and every way a MOVE, DODGE, WHEEL or TURN
+//! card can take it is an arrow to the neighbouring cell. A click on the map picks: on an
+//! enemy or an arrow's cell it picks the one card that stands for it (or, when several do —
+//! a blow, a kick and a punch at the same enemy — shows just those); on another figure of the
+//! side it switches to that figure. The picks are the same [`CardPick`](super::cards::CardPick)s
+//! the card table makes, so a map click gives exactly the order a click on the card gives.
+
+use super::cards::{CardOverlay, CardView, Picks, needs_target, shown_cards, toggle};
+use super::{Handover, ScreenView};
+use crate::rules::grid::{Cell, Dir, GridKind};
+use crate::sim::components::{FigureId, Position};
+use crate::ui::MapLayout;
+use crate::ui::bridge::Mirror;
+use crate::ui::play::PlayAction;
+use bevy::prelude::*;
+
+/// Where each figure stands, by id.
+pub type Places = [(String, Cell)];
+
+fn cell_of(places: &Places, id: &str) -> Option<Cell> {
+    places.iter().find(|(f, _)| f == id).map(|(_, c)| *c)
+}
+
+/// The map cell a card stands for: the cell of the figure it is aimed at, or the neighbouring
+/// cell it moves its figure into (or turns it to face), from the figure's cell `at`.
+pub fn card_cell(card: &CardView, at: Cell, grid: GridKind, places: &Places) -> Option<Cell> {
+    if let Some(t) = &card.target {
+        return cell_of(places, t);
+    }
+    card.toward.map(|w| grid.neighbour(at, Dir(w.dir)))
+}
+
+/// What a click on `cell` does to the chooser's picks; `false` when it meant nothing to it.
+pub fn click_chooser(
+    overlay: &CardOverlay,
+    picks: &mut Picks,
+    cell: Cell,
+    grid: GridKind,
+    places: &Places,
+) -> bool {
+    let n = overlay.hands.len();
+    if n == 0 {
+        return false;
+    }
+    let current = picks.current.min(n - 1);
+    let hand = &overlay.hands[current];
+    let Some(at) = cell_of(places, &hand.unit) else {
+        return false;
+    };
+    // Another figure of the side (a rider and its mount share a cell: the next of them).
+    let mine: Vec<usize> = (0..n)
+        .map(|k| (current + 1 + k) % n)
+        .filter(|&k| cell_of(places, &overlay.hands[k].unit) == Some(cell))
+        .collect();
+    if cell != at || mine.len() > 1 {
+        if let Some(&k) = mine.first().filter(|&&k| k != current) {
+            picks.current = k;
+            picks.focus = None;
+            return true;
+        }
+    }
+    let candidates: Vec<&CardView> = shown_cards(hand, false)
+        .into_iter()
+        .filter(|c| card_cell(c, at, grid, places) == Some(cell))
+        .collect();
+    // A TAC card that designates an enemy takes the clicked one.
+    let enemy = places
+        .iter()
+        .find(|(id, c)| *c == cell && hand.targets.contains(id))
+        .map(|(id, _)| id.clone());
+    if let (Some(p), Some(e)) = (picks.by_unit.get_mut(&hand.unit), &enemy)
+        && p.tac.as_deref().is_some_and(|t| needs_target(t) || t == "CLOSE")
+    {
+        p.tac_target = Some(e.clone());
+    }
+    match candidates.as_slice() {
+        [] => {
+            picks.focus = None;
+            enemy.is_some()
+        }
+        [one] => {
+            let one = (*one).clone();
+            toggle(picks, &hand.unit, &one);
+            picks.focus = None;
+            true
+        }
+        many => {
+            picks.focus = Some(many.iter().map(|c| c.name.clone()).collect());
+            true
+        }
+    }
+}
+
+/// Map clicks while a human chooses cards become picks.
+pub fn chooser_clicks(
+    mut actions: MessageReader<PlayAction>,
+    view: Res<ScreenView>,
+    mut picks: ResMut<Picks>,
+    layout: Option<Res<MapLayout>>,
+    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+) {
+    let clicks: Vec<Cell> = actions
+        .read()
+        .filter_map(|a| match a {
+            PlayAction::Click(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    let (Some(overlay), Some(layout)) = (view.cards.as_ref(), layout) else {
+        return;
+    };
+    if clicks.is_empty() {
+        return;
+    }
+    let places: Vec<(String, Cell)> = mirrors.iter().map(|(f, p)| (f.0.clone(), p.0)).collect();
+    for cell in clicks {
+        click_chooser(overlay, &mut picks, cell, layout.grid, &places);
+    }
+}
+
+const GOLD: Color = Color::srgb(0.96, 0.8, 0.25);
+const ENEMY: Color = Color::srgb(0.95, 0.25, 0.2);
+const WAY: Color = Color::srgb(0.95, 0.95, 0.95);
+const TURN: Color = Color::srgb(0.45, 0.85, 1.0);
+
+/// Rings the deciding figure and the enemies it can strike, and draws its ways as arrows;
+/// what is already picked is drawn in gold.
+pub fn draw_chooser_marks(
+    view: Res<ScreenView>,
+    picks: Res<Picks>,
+    handover: Res<Handover>,
+    layout: Option<Res<MapLayout>>,
+    time: Res<Time>,
+    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    mut gizmos: Gizmos,
+) {
+    let (Some(overlay), Some(layout)) = (view.cards.as_ref(), layout) else {
+        return;
+    };
+    if handover.screen_up() || overlay.hands.is_empty() {
+        return;
+    }
+    let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];
+    let places: Vec<(String, Cell)> = mirrors.iter().map(|(f, p)| (f.0.clone(), p.0)).collect();
+    let Some(at) = cell_of(&places, &hand.unit) else {
+        return;
+    };
+    let r = layout.cell * 0.5;
+    let centre = layout.cell_to_world(at);
+    let pulse = 1.0 + 0.06 * (time.elapsed_secs() * 4.0).sin();
+    gizmos.circle_2d(Isometry2d::from_translation(centre), r * 0.95 * pulse, GOLD);
+    gizmos.circle_2d(Isometry2d::from_translation(centre), r * 0.88 * pulse, GOLD);
+    let pick = picks.by_unit.get(&hand.unit);
+    let picked = |c: &CardView| pick.is_some_and(|p| p.melee.contains(&c.name));
+    let mut ringed: Vec<Cell> = Vec::new();
+    for card in shown_cards(hand, false) {
+        let Some(to) = card_cell(card, at, layout.grid, &places) else {
+            continue;
+        };
+        let p = layout.cell_to_world(to);
+        if card.target.is_some() {
+            if !ringed.contains(&to) {
+                ringed.push(to);
+                gizmos.circle_2d(Isometry2d::from_translation(p), r * 0.9, ENEMY);
+            }
+            if picked(card) {
+                gizmos.circle_2d(Isometry2d::from_translation(p), r * 0.8, GOLD);
+                gizmos.arrow_2d(centre, centre.lerp(p, 0.7), GOLD);
+            }
+            continue;
+        }
+        let Some(w) = card.toward else { continue };
+        let colour = if picked(card) {
+            GOLD
+        } else if w.turn {
+            TURN
+        } else {
+            WAY
+        };
+        if w.turn {
+            // A turn: a short arrow at the rim of the figure's own cell.
+            gizmos.arrow_2d(centre.lerp(p, 0.25), centre.lerp(p, 0.5), colour);
+        } else {
+            gizmos.arrow_2d(centre.lerp(p, 0.45), centre.lerp(p, 0.9), colour);
+        }
+    }
+}
