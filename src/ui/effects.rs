@@ -27,6 +27,7 @@ pub struct EffectsPlugin;
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<EffectsHold>()
+            .init_resource::<EffectsPlaying>()
             .init_resource::<Seen>()
             .init_resource::<Pending>()
             .add_systems(
@@ -43,6 +44,11 @@ impl Plugin for EffectsPlugin {
 /// dialog): effects wait for it to go, so the results come after the cards.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EffectsHold(pub bool);
+
+/// Effects are on the map now: the next card table waits for them (or for `Space` or a
+/// click), so the results are seen before the next choice covers the map.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EffectsPlaying(pub bool);
 
 /// One thing to show over a cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,9 +82,8 @@ pub struct Floater {
 
 /// The words for conditions a figure has now and had not before (the worst first).
 pub fn new_conditions(before: &[String], now: &[String]) -> Option<&'static str> {
-    let gained = |f: &dyn Fn(&str) -> bool| {
-        now.iter().any(|w| f(w)) && !before.iter().any(|w| f(w))
-    };
+    let gained =
+        |f: &dyn Fn(&str) -> bool| now.iter().any(|w| f(w)) && !before.iter().any(|w| f(w));
     if gained(&|w| w == "dead") {
         Some("falls dead")
     } else if gained(&|w| w == "incapacitated") {
@@ -100,7 +105,11 @@ pub fn new_conditions(before: &[String], now: &[String]) -> Option<&'static str>
 
 /// The figure a log line says was missed: a line ending "a miss." names the roller
 /// (`by`) and then its target; the target is the first other figure named.
-pub fn missed_figure<'a>(text: &str, by: &str, ids: impl Iterator<Item = &'a str>) -> Option<String> {
+pub fn missed_figure<'a>(
+    text: &str,
+    by: &str,
+    ids: impl Iterator<Item = &'a str>,
+) -> Option<String> {
     if !text.ends_with("a miss.") {
         return None;
     }
@@ -240,30 +249,36 @@ fn release(
     }
 }
 
+/// What `animate` changes on a floating text or flash.
+type FloaterParts<'a> = (
+    Entity,
+    &'a mut Floater,
+    &'a mut Transform,
+    Option<&'a mut TextColor>,
+    Option<&'a mut Sprite>,
+);
+
 fn animate(
     mut commands: Commands,
     time: Res<Time>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     layout: Option<Res<MapLayout>>,
-    mut floaters: Query<(
-        Entity,
-        &mut Floater,
-        &mut Transform,
-        Option<&mut TextColor>,
-        Option<&mut Sprite>,
-    )>,
+    mut playing: ResMut<EffectsPlaying>,
+    mut floaters: Query<FloaterParts>,
 ) {
     let skip = keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
         || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left));
     let cell = layout.map_or(64.0, |l| l.cell);
     let dt = time.delta_secs();
+    let mut alive = false;
     for (e, mut f, mut tf, text, sprite) in &mut floaters {
         f.age += dt;
         if skip || f.age >= EFFECT_SECS {
             commands.entity(e).despawn();
             continue;
         }
+        alive = true;
         let t = f.age / EFFECT_SECS;
         let alpha = (1.0 - t * t).clamp(0.0, 1.0);
         if f.flash {
@@ -278,6 +293,7 @@ fn animate(
             }
         }
     }
+    playing.set_if_neq(EffectsPlaying(alive));
 }
 
 #[cfg(test)]
@@ -287,11 +303,23 @@ mod tests {
     #[test]
     fn the_worst_new_condition_is_named_once() {
         let w = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(new_conditions(&w(&[]), &w(&["prone", "stunned (2 rounds)"])), Some("down"));
+        assert_eq!(
+            new_conditions(&w(&[]), &w(&["prone", "stunned (2 rounds)"])),
+            Some("down")
+        );
         assert_eq!(new_conditions(&w(&["prone"]), &w(&["prone"])), None);
-        assert_eq!(new_conditions(&w(&["prone"]), &w(&["dead"])), Some("falls dead"));
-        assert_eq!(new_conditions(&w(&[]), &w(&["sword lost"])), Some("disarmed"));
-        assert_eq!(new_conditions(&w(&["stunned (2 rounds)"]), &w(&["stunned (1 rounds)"])), None);
+        assert_eq!(
+            new_conditions(&w(&["prone"]), &w(&["dead"])),
+            Some("falls dead")
+        );
+        assert_eq!(
+            new_conditions(&w(&[]), &w(&["sword lost"])),
+            Some("disarmed")
+        );
+        assert_eq!(
+            new_conditions(&w(&["stunned (2 rounds)"]), &w(&["stunned (1 rounds)"])),
+            None
+        );
     }
 
     #[test]

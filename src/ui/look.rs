@@ -29,9 +29,12 @@ pub struct CounterLook {
     pub fallen: bool,
 }
 
+/// A condition mark: the mark, its meaning, and the test of a condition word it stands for.
+pub type Badge = (&'static str, &'static str, fn(&str) -> bool);
+
 /// Every condition mark a counter can carry: the mark, what it means (the help's legend), and
 /// which of the figure's condition words (`sim::snapshot::condition_words`) it stands for.
-pub const BADGES: [(&str, &str, fn(&str) -> bool); 9] = [
+pub const BADGES: [Badge; 9] = [
     ("X", "fallen: dead or incapacitated", |w| {
         w == "dead" || w == "incapacitated"
     }),
@@ -39,9 +42,11 @@ pub const BADGES: [(&str, &str, fn(&str) -> bool); 9] = [
         w == "prone" || w == "kneeling"
     }),
     ("ST", "stunned", |w| w.starts_with("stunned")),
-    ("DS", "disarmed: weapon lost or broken, or empty-handed", |w| {
-        w.ends_with(" lost") || w.ends_with(" broken") || w == "empty-handed"
-    }),
+    (
+        "DS",
+        "disarmed: weapon lost or broken, or empty-handed",
+        |w| w.ends_with(" lost") || w.ends_with(" broken") || w == "empty-handed",
+    ),
     ("BZ", "berserk (FEROCITY), or in a stupor after it", |w| {
         w == "berserk" || w == "stupor" || w.starts_with("turned on")
     }),
@@ -49,8 +54,12 @@ pub const BADGES: [(&str, &str, fn(&str) -> bool); 9] = [
         w.starts_with("restrained by") || w.starts_with("restraining")
     }),
     ("CX", "exhausted (CX, ASL)", |w| w == "CX"),
-    ("K1", "must walk after galloping (K1)", |w| w.starts_with("must-walk")),
-    ("DG", "moving on a diagonal (H4)", |w| w.starts_with("diagonal")),
+    ("K1", "must walk after galloping (K1)", |w| {
+        w.starts_with("must-walk")
+    }),
+    ("DG", "moving on a diagonal (H4)", |w| {
+        w.starts_with("diagonal")
+    }),
 ];
 
 /// The marks for a figure's condition words, in [`BADGES`] order, each once.

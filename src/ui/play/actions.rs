@@ -428,11 +428,14 @@ pub fn follow_game(
     }
 }
 
+/// A game's moment: its serial, turn, phase and side to move.
+type Moment = (u64, u32, crate::sim::phase::Phase, Option<u8>);
+
 /// Clears the status line when its moment is gone: a new turn, phase or side to move (a
 /// refusal's banner still runs its time), so "Nobody moves now" never outlives the melee.
 pub fn forget_stale_status(
     view: Res<GameView>,
-    mut moment: Local<Option<(u64, u32, crate::sim::phase::Phase, Option<u8>)>>,
+    mut moment: Local<Option<Moment>>,
     mut feedback: ResMut<Feedback>,
 ) {
     let now = (view.serial, view.turn, view.phase, view.side_to_move);

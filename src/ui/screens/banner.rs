@@ -127,6 +127,9 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(banner_words(&view, 1, false), "Blue: second half-move");
-        assert_eq!(banner_words(&view, 0, true), "Red (computer): second half-move");
+        assert_eq!(
+            banner_words(&view, 0, true),
+            "Red (computer): second half-move"
+        );
     }
 }

@@ -9,7 +9,7 @@ use super::cards::{CardKind, CardView};
 use bevy_egui::egui;
 
 /// A card's size on screen, in points.
-pub const CARD_SIZE: egui::Vec2 = egui::vec2(112.0, 148.0);
+pub const CARD_SIZE: egui::Vec2 = egui::vec2(104.0, 136.0);
 
 /// The colours of a card's face.
 struct Palette {

@@ -135,12 +135,20 @@ fn figure_header(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
     });
 }
 
-fn hand_cards(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks, digit: Option<usize>, dirs: u8) {
+fn hand_cards(
+    ui: &mut egui::Ui,
+    hand: &FigureHand,
+    picks: &mut Picks,
+    digit: Option<usize>,
+    dirs: u8,
+) {
     let shown = table_cards(hand, picks);
     let keys = card_keys(&shown);
     let mut clicked: Option<CardView> = None;
     for kind in [CardKind::Tac, CardKind::Melee] {
-        let deck: Vec<usize> = (0..shown.len()).filter(|&k| shown[k].kind == kind).collect();
+        let deck: Vec<usize> = (0..shown.len())
+            .filter(|&k| shown[k].kind == kind)
+            .collect();
         if deck.is_empty() {
             continue;
         }
@@ -314,16 +322,18 @@ pub fn show_cards(
             guess: None,
         }
     };
-    if keys.tab {
+    {
         // Tab is the table's (next figure), not egui's focus traversal: a focused button
-        // would otherwise take the next Enter or Space as its click.
+        // (or the window's fold arrow) would otherwise take the next Enter or Space as its
+        // click. The table has no text field, so nothing in it needs the focus.
         ctx.memory_mut(|m| {
             if let Some(id) = m.focused() {
                 m.surrender_focus(id);
             }
         });
     }
-    let width = CARD_SIZE.x * 7.0 + 40.0;
+    // Wide enough for the seven TAC cards in one row.
+    let width = (CARD_SIZE.x + 6.0) * 7.0 + 40.0;
     let mut answer = None;
     super::surface::map_window(
         format!("{} — choose your cards", overlay.side_name),
@@ -331,50 +341,51 @@ pub fn show_cards(
         free,
         width,
     )
-        .show(ctx, |ui| {
-            let n = overlay.hands.len();
-            if n > 0 {
-                picks.current = picks.current.min(n - 1);
-                if keys.tab {
-                    picks.current = if keys.back {
-                        (picks.current + n - 1) % n
-                    } else {
-                        (picks.current + 1) % n
-                    };
-                    picks.focus = None;
-                }
-                ui.label(
-                    "Cards are played face down and revealed together. Tab / Shift+Tab: next / \
+    .show(ctx, |ui| {
+        let n = overlay.hands.len();
+        if n > 0 {
+            picks.current = picks.current.min(n - 1);
+            if keys.tab {
+                picks.current = if keys.back {
+                    (picks.current + n - 1) % n
+                } else {
+                    (picks.current + 1) % n
+                };
+                picks.focus = None;
+            }
+            ui.label(
+                "Cards are played face down and revealed together. Tab / Shift+Tab: next / \
                      previous figure; 1-9 pick its cards; Enter confirms.",
-                );
-                figure_row(ui, overlay, picks);
-                ui.separator();
-                figure_header(ui, overlay, picks);
-                let hand = &overlay.hands[picks.current];
-                let room = (free.height() - 230.0).max(CARD_SIZE.y + 30.0);
-                let mut scroll = egui::ScrollArea::vertical()
-                    .id_salt(("hand", &hand.unit))
-                    .max_height(room);
-                if !settled {
-                    scroll = scroll.vertical_scroll_offset(0.0);
-                }
-                scroll
-                    .auto_shrink([false, true])
-                    .show(ui, |ui| {
-                        hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
-                    });
-                tac_target(ui, hand, picks);
-            }
-            if let Some(a) = guesses(ui, overlay, keys.guess) {
-                answer = Some(a);
-            }
-            if n == 0 {
-                return;
-            }
+            );
+            figure_row(ui, overlay, picks);
             ui.separator();
-            if let Some(a) = confirm_row(ui, overlay, picks, keys.enter) {
-                answer = Some(a);
+            figure_header(ui, overlay, picks);
+            let hand = &overlay.hands[picks.current];
+            // About a row and a half of cards: the rest scrolls, and the map above the
+            // table (the figure ringed, its enemies marked) stays in view.
+            let room =
+                (CARD_SIZE.y * 1.5 + 40.0).min((free.height() - 230.0).max(CARD_SIZE.y + 30.0));
+            let mut scroll = egui::ScrollArea::vertical()
+                .id_salt(("hand", &hand.unit))
+                .max_height(room);
+            if !settled {
+                scroll = scroll.vertical_scroll_offset(0.0);
             }
-        });
+            scroll.auto_shrink([false, true]).show(ui, |ui| {
+                hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
+            });
+            tac_target(ui, hand, picks);
+        }
+        if let Some(a) = guesses(ui, overlay, keys.guess) {
+            answer = Some(a);
+        }
+        if n == 0 {
+            return;
+        }
+        ui.separator();
+        if let Some(a) = confirm_row(ui, overlay, picks, keys.enter) {
+            answer = Some(a);
+        }
+    });
     answer
 }

@@ -262,40 +262,39 @@ pub fn show_charges(
         format!("{} — charge orders", overlay.side_name)
     };
     let free = crate::ui::play::panels::free_area(ctx);
-    super::surface::map_window(title, "warhorse-charges", free, 560.0)
-        .show(ctx, |ui| {
-            egui::ScrollArea::vertical()
-                .max_height(360.0)
-                .show(ui, |ui| {
-                    if !overlay.declare.is_empty() {
-                        ui.label(
-                            "Written face down and revealed together (D2, C1). Click enemies in \
+    super::surface::map_window(title, "warhorse-charges", free, 560.0).show(ctx, |ui| {
+        egui::ScrollArea::vertical()
+            .max_height(360.0)
+            .show(ui, |ui| {
+                if !overlay.declare.is_empty() {
+                    ui.label(
+                        "Written face down and revealed together (D2, C1). Click enemies in \
                              the order to charge them; none means no charge. Beside each enemy: \
                              the charging blow's chance to hit (point at it for the odds). The \
                              map shows the lines of sight of the figure you point at: green \
                              clear, yellow seen but not to be charged, red blocked.",
-                        );
-                    }
-                    for d in &overlay.declare {
-                        declarer_ui(ui, d, picks);
-                    }
-                    if !overlay.answer.is_empty() {
-                        ui.label(
-                            "Charged: choose face down a TAC card and a MELEE card as the horse \
+                    );
+                }
+                for d in &overlay.declare {
+                    declarer_ui(ui, d, picks);
+                }
+                if !overlay.answer.is_empty() {
+                    ui.label(
+                        "Charged: choose face down a TAC card and a MELEE card as the horse \
                              closes (C5).",
-                        );
-                    }
-                    for a in &overlay.answer {
-                        answerer_ui(ui, a, picks);
-                    }
-                });
-            ui.separator();
-            if ui.button("Confirm (face down) (Enter)").clicked()
-                || super::surface::enter_on(ui.ctx(), "charges")
-            {
-                out = Some(orders_of(overlay, picks));
-            }
-        });
+                    );
+                }
+                for a in &overlay.answer {
+                    answerer_ui(ui, a, picks);
+                }
+            });
+        ui.separator();
+        if ui.button("Confirm (face down) (Enter)").clicked()
+            || super::surface::enter_on(ui.ctx(), "charges")
+        {
+            out = Some(orders_of(overlay, picks));
+        }
+    });
     out
 }
 

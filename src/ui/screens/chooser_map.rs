@@ -53,12 +53,12 @@ pub fn click_chooser(
         .map(|k| (current + 1 + k) % n)
         .filter(|&k| cell_of(places, &overlay.hands[k].unit) == Some(cell))
         .collect();
-    if cell != at || mine.len() > 1 {
-        if let Some(&k) = mine.first().filter(|&&k| k != current) {
-            picks.current = k;
-            picks.focus = None;
-            return true;
-        }
+    if (cell != at || mine.len() > 1)
+        && let Some(&k) = mine.first().filter(|&&k| k != current)
+    {
+        picks.current = k;
+        picks.focus = None;
+        return true;
     }
     let candidates: Vec<&CardView> = shown_cards(hand, false)
         .into_iter()
@@ -70,7 +70,9 @@ pub fn click_chooser(
         .find(|(id, c)| *c == cell && hand.targets.contains(id))
         .map(|(id, _)| id.clone());
     if let (Some(p), Some(e)) = (picks.by_unit.get_mut(&hand.unit), &enemy)
-        && p.tac.as_deref().is_some_and(|t| needs_target(t) || t == "CLOSE")
+        && p.tac
+            .as_deref()
+            .is_some_and(|t| needs_target(t) || t == "CLOSE")
     {
         p.tac_target = Some(e.clone());
     }

@@ -222,43 +222,42 @@ pub fn show_fire(
     let mut out = None;
     let title = format!("{} {} (D3)", overlay.side_name, overlay.kind.label());
     let free = crate::ui::play::panels::free_area(ctx);
-    super::surface::map_window(title, "warhorse-fire", free, 560.0)
-        .show(ctx, |ui| {
-            ui.label(match overlay.kind {
-                SubStep::Cast => {
-                    "Click a spell's target to cast it now (a spell on \"itself\" needs none). \
+    super::surface::map_window(title, "warhorse-fire", free, 560.0).show(ctx, |ui| {
+        ui.label(match overlay.kind {
+            SubStep::Cast => {
+                "Click a spell's target to cast it now (a spell on \"itself\" needs none). \
                      A figure that casts here moves at half in the half-move after (D4)."
-                }
-                _ => {
-                    "Click an enemy to loose one shot at it now; beside each, the chance to \
+            }
+            _ => {
+                "Click an enemy to loose one shot at it now; beside each, the chance to \
                      hit (point at it for the odds). A figure on foot that shoots here moves at \
                      half in the half-move after, and a crossbow reloads instead (D4). The map \
                      shows the lines of sight of the figure you point at."
-                }
-            });
-            egui::ScrollArea::vertical()
-                .max_height(320.0)
-                .show(ui, |ui| {
-                    if overlay.actors.is_empty() {
-                        ui.label("None of your figures can act now.");
-                    }
-                    for a in &overlay.actors {
-                        if let Some(o) = actor_ui(ui, a, focus) {
-                            out = Some(o);
-                        }
-                    }
-                });
-            ui.separator();
-            if ui
-                .button(format!(
-                    "Done — end {}'s turn to act (Enter)",
-                    overlay.side_name
-                ))
-                .clicked()
-            {
-                out = Some(Order::EndSide);
             }
         });
+        egui::ScrollArea::vertical()
+            .max_height(320.0)
+            .show(ui, |ui| {
+                if overlay.actors.is_empty() {
+                    ui.label("None of your figures can act now.");
+                }
+                for a in &overlay.actors {
+                    if let Some(o) = actor_ui(ui, a, focus) {
+                        out = Some(o);
+                    }
+                }
+            });
+        ui.separator();
+        if ui
+            .button(format!(
+                "Done — end {}'s turn to act (Enter)",
+                overlay.side_name
+            ))
+            .clicked()
+        {
+            out = Some(Order::EndSide);
+        }
+    });
     out
 }
 

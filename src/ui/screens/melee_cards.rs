@@ -52,11 +52,7 @@ pub fn card_view(world: &mut World, unit: &str, c: &HandCard) -> CardView {
     let odds = odds_of(world, unit, &c.card);
     let (kind, effect, target) = match &c.card {
         Card::Tac(t) => (CardKind::Tac, t.effect(), None),
-        Card::Melee(m) => (
-            CardKind::Melee,
-            m.effect(),
-            m.target().map(str::to_string),
-        ),
+        Card::Melee(m) => (CardKind::Melee, m.effect(), m.target().map(str::to_string)),
     };
     CardView {
         name: card_name(&c.card),

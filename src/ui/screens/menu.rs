@@ -79,8 +79,13 @@ pub fn draw_playing(
     mut overlays: ResMut<Overlays>,
     mut picks: ResMut<Picks>,
     mut actions: ResMut<ScreenActions>,
+    effects: Option<Res<crate::ui::effects::EffectsPlaying>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The results of the last round play on the map before the next card table covers it.
+    if effects.is_some_and(|e| e.0) && view.cards.is_some() {
+        return Ok(());
+    }
     let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks);
     actions.0.extend(asked);
     Ok(())

@@ -211,7 +211,11 @@ pub fn last_round(log: &[LogEntry], from: usize) -> Option<(String, Vec<String>)
 }
 
 /// The reveal of the last round faced in `log[from..]`, fight by fight.
-pub fn reveal_of(log: &[LogEntry], from: usize, sides: &BTreeMap<String, u8>) -> Option<RevealView> {
+pub fn reveal_of(
+    log: &[LogEntry],
+    from: usize,
+    sides: &BTreeMap<String, u8>,
+) -> Option<RevealView> {
     let (title, lines) = last_round(log, from)?;
     let faced = log
         .get(from..)?
@@ -253,7 +257,9 @@ pub fn reveal_ui(ctx: &egui::Context, reveal: &RevealView) -> bool {
                     }
                 });
             ui.separator();
-            close = ui.button("OK (Enter): see the results on the map").clicked()
+            close = ui
+                .button("OK (Enter): see the results on the map")
+                .clicked()
                 || ui.input(|i| i.key_pressed(egui::Key::Enter));
         });
     close
@@ -378,8 +384,9 @@ mod tests {
     fn a_round_is_split_into_fights_side_by_side() {
         let faced = "Card round 2 — cards face up: a: CLOSE at b + DELIVER BLOW → b; \
                      b: DODGE BACK; c: PASSIVE SHIELD PARRY; d: KICK → c.";
-        let sides: BTreeMap<String, u8> =
-            [("a", 0), ("b", 1), ("c", 0), ("d", 1)].map(|(k, v)| (k.to_string(), v)).into();
+        let sides: BTreeMap<String, u8> = [("a", 0), ("b", 1), ("c", 0), ("d", 1)]
+            .map(|(k, v)| (k.to_string(), v))
+            .into();
         let results = vec![
             "a plays DELIVER BLOW at b: rolls 12: a hit.".to_string(),
             "d kicks c: rolls 80: a miss.".to_string(),
@@ -400,7 +407,10 @@ mod tests {
         assert_eq!(ab.results, vec![results[0].clone()]);
         let cd = &fights[1];
         assert_eq!(
-            cd.figures.iter().map(|p| (p.id.as_str(), p.side)).collect::<Vec<_>>(),
+            cd.figures
+                .iter()
+                .map(|p| (p.id.as_str(), p.side))
+                .collect::<Vec<_>>(),
             [("c", 0), ("d", 1)],
             "lowest side first"
         );

@@ -122,7 +122,13 @@ fn enter(q: &mut VecDeque<Act>) {
 }
 
 fn click(q: &mut VecDeque<Act>, at: Vec2) {
-    q.extend([Act::Point(at), Act::Wait(2), Act::Down, Act::Up, Act::Wait(BEAT)]);
+    q.extend([
+        Act::Point(at),
+        Act::Wait(2),
+        Act::Down,
+        Act::Up,
+        Act::Wait(BEAT),
+    ]);
 }
 
 fn shot(q: &mut VecDeque<Act>, name: &'static str) {
@@ -278,7 +284,9 @@ fn decide(
 ) -> Option<Result<String, String>> {
     let q = &mut d.queue;
     if let Some(over) = &s.game.over {
-        return Some(Err(format!("the battle ended before the melee was through: {over}")));
+        return Some(Err(format!(
+            "the battle ended before the melee was through: {over}"
+        )));
     }
     if s.handover.screen_up() || s.battle.briefing.is_some() {
         enter(q);
@@ -302,8 +310,8 @@ fn decide(
     }
     if d.results_due {
         d.results_due = false;
-        q.push_back(Act::Wait(6));
-        shot(q, "results.png");
+        // At once: the effects last under two seconds of a slow software-rendered frame rate.
+        q.extend([Act::Wait(2), Act::Shot("results.png"), Act::ShotDone]);
         return None;
     }
     if let Some(o) = &s.view.cards {
@@ -323,7 +331,11 @@ fn decide(
             enter(q);
             return None;
         }
-        if s.picks.by_unit.get(&hand.unit).is_some_and(|p| !p.melee.is_empty()) {
+        if s.picks
+            .by_unit
+            .get(&hand.unit)
+            .is_some_and(|p| !p.melee.is_empty())
+        {
             // Picked already (by the click on the enemy).
             d.picked.1.insert(hand.unit.clone());
         }
@@ -333,15 +345,17 @@ fn decide(
             let keys = card_keys(&shown);
             let best = shown
                 .iter()
-                .position(|c| c.kind == CardKind::Melee && c.verdict.is_ok() && c.name.starts_with("DELIVER BLOW"))
+                .position(|c| {
+                    c.kind == CardKind::Melee
+                        && c.verdict.is_ok()
+                        && c.name.starts_with("DELIVER BLOW")
+                })
                 .or_else(|| {
                     shown.iter().position(|c| {
                         c.kind == CardKind::Melee && c.verdict.is_ok() && c.target.is_some()
                     })
                 });
-            let Some(k) = best else {
-                return None;
-            };
+            let k = best?;
             // The first blow of the game is picked on the map: a click on the enemy.
             let target = shown[k].target.as_ref().and_then(|t| {
                 mirrors
@@ -352,7 +366,8 @@ fn decide(
             match target.filter(|p| free.contains(*p) && !d.clicked_enemy) {
                 Some(px) => {
                     d.clicked_enemy = true;
-                    d.log.push(format!("clicked {:?} for {}", shown[k].target, hand.unit));
+                    d.log
+                        .push(format!("clicked {:?} for {}", shown[k].target, hand.unit));
                     click(q, px);
                     // Several cards aimed at that enemy: the table narrows to them; pick the
                     // blow among them with its key next time round.
@@ -370,7 +385,10 @@ fn decide(
             }
             return None;
         }
-        if s.picks.by_unit.get(&hand.unit).is_some_and(|p| !p.melee.is_empty())
+        if s.picks
+            .by_unit
+            .get(&hand.unit)
+            .is_some_and(|p| !p.melee.is_empty())
             && !d.shots.contains("chooser.png")
         {
             shot(q, "chooser.png");
@@ -443,7 +461,13 @@ fn closing_move(
     to_screen: &dyn Fn(Cell) -> Option<Vec2>,
 ) -> Option<(String, Vec2, Vec2)> {
     let a = active.as_deref_mut()?;
-    let board = a.game.app.world().resource::<crate::sim::world::Map>().0.clone();
+    let board = a
+        .game
+        .app
+        .world()
+        .resource::<crate::sim::world::Map>()
+        .0
+        .clone();
     let enemies: Vec<Cell> = mirrors
         .iter()
         .filter(|m| m.2.0 != side)

@@ -37,16 +37,28 @@ impl MeleeCard {
             MeleeCard::Kick { .. } => "A kick; a hooved animal kicks hard (§6).",
             MeleeCard::DeliverBlow { .. } => "The ordinary blow with its weapon (§6).",
             MeleeCard::Ferocity { .. } => "A savage blow: 25% to go berserk (§6).",
-            MeleeCard::GreatBlow { .. } => "+10% to hit and critical, extra dice; struck first (§6).",
+            MeleeCard::GreatBlow { .. } => {
+                "+10% to hit and critical, extra dice; struck first (§6)."
+            }
             MeleeCard::Move(MoveStep::To(_)) => "Steps 1\" that way (§6).",
             MeleeCard::Move(MoveStep::Face(_)) => "Turns to face that way (§6, D16).",
             MeleeCard::Move(MoveStep::StandUp) => "Gets up: kneeling at once, prone on 1-4 (§6).",
-            MeleeCard::WeaponParry => "Its parry bonus against blows at its front; may counter (§6).",
+            MeleeCard::WeaponParry => {
+                "Its parry bonus against blows at its front; may counter (§6)."
+            }
             MeleeCard::DesperateDefense => "-25% to every blow at its front; no counter (§6).",
-            MeleeCard::ActiveShieldParry => "Shield against blows at any front side; may bash (§6).",
-            MeleeCard::PassiveShieldParry => "Shield side only, -10%: the card of doing nothing (D7).",
-            MeleeCard::Dodge(DodgeDir::Left) => "½\" to its shield side, if the foe guesses wrong (§6).",
-            MeleeCard::Dodge(DodgeDir::Right) => "½\" to its sword side, if the foe guesses wrong (§6).",
+            MeleeCard::ActiveShieldParry => {
+                "Shield against blows at any front side; may bash (§6)."
+            }
+            MeleeCard::PassiveShieldParry => {
+                "Shield side only, -10%: the card of doing nothing (D7)."
+            }
+            MeleeCard::Dodge(DodgeDir::Left) => {
+                "½\" to its shield side, if the foe guesses wrong (§6)."
+            }
+            MeleeCard::Dodge(DodgeDir::Right) => {
+                "½\" to its sword side, if the foe guesses wrong (§6)."
+            }
             MeleeCard::Dodge(DodgeDir::Back) => "½\" back, if the foe guesses wrong (§6).",
             MeleeCard::Horse(HorseCard::Move) => "The horse runs straight ahead (§6, C8).",
             MeleeCard::Horse(HorseCard::Wheel { .. }) => {
@@ -54,7 +66,9 @@ impl MeleeCard {
             }
             MeleeCard::Horse(HorseCard::Turn { .. }) => "Turns as it runs, within C8's rate (C8).",
             MeleeCard::Horse(HorseCard::Trample { .. }) => "Rides over a prone figure (§6).",
-            MeleeCard::Horse(HorseCard::Hamstring { .. }) => "Cuts a horse's legs, once a turn (§6).",
+            MeleeCard::Horse(HorseCard::Hamstring { .. }) => {
+                "Cuts a horse's legs, once a turn (§6)."
+            }
         }
     }
 }
