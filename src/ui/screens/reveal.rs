@@ -54,23 +54,13 @@ pub struct RevealView {
     pub other: Vec<String>,
 }
 
-const TAC_NAMES: [TacCard; 7] = [
-    TacCard::Retreat,
-    TacCard::RunAway,
-    TacCard::Close,
-    TacCard::KeepDistance,
-    TacCard::StandGround,
-    TacCard::Fleche,
-    TacCard::Charge,
-];
-
 /// One faced card, from its words in the log (`DELIVER BLOW → levy`, `CLOSE at levy`).
 fn faced_card(words: &str) -> CardView {
     let (base, target) = match words.split_once(" → ").or_else(|| words.split_once(" at ")) {
         Some((b, t)) => (b.to_string(), Some(t.to_string())),
         None => (words.to_string(), None),
     };
-    let tac = TAC_NAMES.iter().find(|t| t.name() == base);
+    let tac = TacCard::ALL.iter().find(|t| t.name() == base);
     let mut card = CardView::plain(
         &match &target {
             Some(t) => format!("{base} at {t}"),
