@@ -101,13 +101,6 @@ fn odds_of(world: &mut World, unit: &str, card: &Card) -> Option<(Odds, String)>
     Some((o, target))
 }
 
-/// The odds of `card` by `unit`, in words, from `sim::melee::odds` — the numbers the resolver
-/// rolls against (the target assumed to show no defence card). `None` for a card that strikes
-/// no blow.
-pub fn odds_text(world: &mut World, unit: &str, card: &Card) -> Option<String> {
-    odds_of(world, unit, card).map(|(o, t)| odds_words(&o, &t))
-}
-
 /// One blow's odds in a player's words, every modifier on its own line (cards and charges).
 pub fn odds_words(o: &Odds, target: &str) -> String {
     let mut t = format!(

@@ -193,11 +193,6 @@ fn drive(
     let (cam, cam_tf) = *camera;
     d.wait_until = frame + 1;
     if let Some(act) = d.queue.pop_front() {
-        let pressed = match &act {
-            Act::Press(..) => Some(true),
-            Act::Release(..) => Some(false),
-            _ => None,
-        };
         match act {
             Act::Point(p) => {
                 w.set_cursor_position(Some(p));
@@ -218,20 +213,9 @@ fn drive(
                     window: win,
                 });
             }
-            Act::Press(code, key) | Act::Release(code, key) => {
-                let state = if matches!(&pressed, Some(true)) {
-                    ButtonState::Pressed
-                } else {
-                    ButtonState::Released
-                };
-                input.keys.write(KeyboardInput {
-                    key_code: code,
-                    logical_key: key,
-                    state,
-                    text: None,
-                    repeat: false,
-                    window: win,
-                });
+            Act::Press(code, key) => key_event(&mut input, win, code, key, ButtonState::Pressed),
+            Act::Release(code, key) => {
+                key_event(&mut input, win, code, key, ButtonState::Released);
             }
             Act::Shot(name) => {
                 let _ = std::fs::create_dir_all(&d.out);
@@ -271,6 +255,23 @@ fn drive(
             }
         }
     }
+}
+
+fn key_event(
+    input: &mut Input,
+    window: Entity,
+    key_code: KeyCode,
+    logical_key: Key,
+    state: ButtonState,
+) {
+    input.keys.write(KeyboardInput {
+        key_code,
+        logical_key,
+        state,
+        text: None,
+        repeat: false,
+        window,
+    });
 }
 
 /// Plans the next acts from what is on screen; `Some` ends the test.
