@@ -7,6 +7,7 @@ mod battle;
 mod cards;
 mod charges;
 mod fire;
+mod tutorial;
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;

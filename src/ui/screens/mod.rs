@@ -26,6 +26,7 @@ pub mod reveal;
 pub mod saves;
 pub mod sight_lines;
 pub mod start;
+pub mod tutorial;
 
 pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
 pub use handover::{ControlPoint, Handover, handover_needed};
@@ -86,6 +87,7 @@ impl Plugin for ScreensPlugin {
         if !app.is_plugin_added::<BridgePlugin>() {
             app.add_plugins(BridgePlugin);
         }
+        app.add_plugins(tutorial::TutorialPlugin);
         app.add_message::<crate::ui::play::PlayAction>()
             .init_state::<Screen>()
             .init_resource::<host::GameHost>()
