@@ -27,8 +27,10 @@ pub struct Standing {
     pub level: AiLevel,
     /// Figures (riders and figures on foot) it started with.
     pub figures: usize,
-    /// Figures down or gone.
+    /// Figures down or gone (routed figures included; those that got away by their exit not).
     pub lost: usize,
+    /// Of them, figures that routed off the map (issue 12).
+    pub routed: usize,
     /// Body points at the start (riders and mounts).
     pub body_start: u32,
     /// Body points of figures still in the fight.
@@ -100,6 +102,7 @@ pub struct BoutResult {
 pub fn standings(game: &mut Game, levels: &[AiLevel], start: Option<&[Standing]>) -> Vec<Standing> {
     let view = View::build(game.app.world_mut());
     let names = game.app.world().resource::<TurnState>().side_names.clone();
+    let tallies = crate::sim::victory::tallies(game.app.world_mut());
     names
         .iter()
         .enumerate()
@@ -116,7 +119,10 @@ pub fn standings(game: &mut Game, levels: &[AiLevel], start: Option<&[Standing]>
                 side: name.clone(),
                 level: levels.get(s).copied().unwrap_or_default(),
                 figures,
-                lost: figures.saturating_sub(fighting.len()),
+                lost: figures.saturating_sub(
+                    fighting.len() + tallies.get(s).map_or(0, |t| t.figures_exited),
+                ),
+                routed: tallies.get(s).map_or(0, |t| t.figures_routed),
                 body_start,
                 body_left: fighting.iter().map(|f| f.body_left).sum(),
             }

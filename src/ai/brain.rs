@@ -160,9 +160,11 @@ fn half_move_order(
     }
     if memo.queue.is_empty() {
         memo.queue = move_order(view, side, &mut memo.fields);
-        if level == AiLevel::Lookahead {
-            look::prepare(world, view, side, &mut memo.fields);
-        }
+    }
+    if level == AiLevel::Lookahead {
+        // Once a half-move (its stamp), and again when a figure has left the map (a rout
+        // renumbers the view's figures, which the threats are indexed by).
+        look::prepare(world, view, side, &mut memo.fields);
     }
     for qi in 0..memo.queue.len() {
         if memo.done.contains(&memo.queue[qi]) {

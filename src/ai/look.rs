@@ -30,8 +30,10 @@ use std::collections::BTreeMap;
 /// figures), the cells it can end its move in.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Threats {
-    /// (turn, phase label, side) this was computed for.
-    stamp: Option<(u32, &'static str, u8)>,
+    /// (turn, phase label, side, figures in the view) this was computed for: a figure that
+    /// leaves the map (a rout, issue 12) renumbers the view's figures, so the indices below
+    /// are recomputed then.
+    stamp: Option<(u32, &'static str, u8, usize)>,
     ends: BTreeMap<usize, Vec<Cell>>,
     /// The unit's chosen target, by unit name.
     targets: BTreeMap<String, usize>,
@@ -40,7 +42,7 @@ pub struct Threats {
 /// Computes the enemies' next reachable areas near the side's commanded units. Called once
 /// at the start of the side's half-move.
 pub fn prepare(world: &mut World, view: &View, side: u8, _cache: &mut FieldCache) {
-    let stamp = (view.turn, view.phase.label(), side);
+    let stamp = (view.turn, view.phase.label(), side, view.figs.len());
     if world
         .get_resource::<Threats>()
         .is_some_and(|t| t.stamp == Some(stamp))

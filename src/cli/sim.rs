@@ -35,6 +35,8 @@ struct Summary {
     refused: usize,
     mean_turns: f64,
     losses: BTreeMap<String, usize>,
+    /// Of the losses, figures routed off the map (issue 12).
+    routed: BTreeMap<String, usize>,
 }
 
 #[derive(Serialize)]
@@ -50,10 +52,12 @@ struct SimOut<'a> {
 fn summarise(results: &[BoutResult]) -> Summary {
     let mut wins = BTreeMap::new();
     let mut losses = BTreeMap::new();
+    let mut routed = BTreeMap::new();
     for r in results {
         for s in &r.sides {
             wins.entry(s.side.clone()).or_insert(0);
             *losses.entry(s.side.clone()).or_insert(0) += s.lost;
+            *routed.entry(s.side.clone()).or_insert(0) += s.routed;
         }
         if let Some(w) = &r.winner {
             *wins.entry(w.clone()).or_insert(0) += 1;
@@ -68,6 +72,7 @@ fn summarise(results: &[BoutResult]) -> Summary {
         mean_turns: results.iter().map(|r| r.turns as f64).sum::<f64>() / n,
         wins,
         losses,
+        routed,
     }
 }
 
@@ -122,8 +127,12 @@ fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> Stri
             .sides
             .iter()
             .map(|s| {
+                let routed = match s.routed {
+                    0 => String::new(),
+                    n => format!(" ({n} routed)"),
+                };
                 format!(
-                    "{} lost {}/{} figures, {}/{} body left",
+                    "{} lost {}/{} figures{routed}, {}/{} body left",
                     s.side, s.lost, s.figures, s.body_left, s.body_start
                 )
             })
@@ -144,11 +153,13 @@ fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> Stri
         }
     }
     let wins: Vec<String> = s.wins.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let routed: Vec<String> = s.routed.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(
         t,
-        "Wins: {}, draws {}; mean {:.1} turns; {} orders, {} refused.",
+        "Wins: {}, draws {}; routed figures: {}; mean {:.1} turns; {} orders, {} refused.",
         wins.join(", "),
         s.draws,
+        routed.join(", "),
         s.mean_turns,
         s.orders,
         s.refused

@@ -17,6 +17,7 @@ pub mod movement;
 pub mod mp;
 pub mod reach;
 pub mod risk;
+pub mod rout;
 pub mod ruleset;
 pub mod sight;
 #[cfg(test)]

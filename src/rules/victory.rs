@@ -242,6 +242,24 @@ pub fn figure_value(blows: u8, armour: u8, horse: bool) -> u32 {
     v.max(1)
 }
 
+/// How a figure left the map by an edge (not how it fell): the game removes it, and the judge
+/// must still know why it is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Departure {
+    /// Its unit's actions-table roll said flee or canter away (I2) and its move ended on the
+    /// map edge: out of the fight, worth half its value to the enemy (our reading,
+    /// docs/rules.md "Rout").
+    Routed,
+    /// It reached the edge an `Exit` objective names: safe, neither in the fight nor lost.
+    Exited(Edge),
+}
+
+/// Victory points a routed figure gives its enemies (our reading, docs/rules.md "Rout"): half
+/// its value, rounded up, since it lives to fight another day but is lost to this battle.
+pub fn routed_value(value: u32) -> u32 {
+    value.div_ceil(2)
+}
+
 /// What the judge remembers between looks: the figures it has seen (so a figure removed
 /// from the map still counts as lost), how long each area has been held, and which
 /// objectives are achieved.
@@ -255,6 +273,8 @@ pub struct Tracker {
     pub arrived: Vec<BTreeSet<String>>,
     /// Per objective: the turn it was achieved.
     pub achieved: Vec<Option<u32>>,
+    /// Figures that left the map by an edge: how, and in which turn.
+    pub gone: BTreeMap<String, (Departure, u32)>,
 }
 
 /// The end of a battle.
@@ -268,6 +288,10 @@ pub struct Outcome {
     pub turn: u32,
     /// Each side's victory points.
     pub points: Vec<u32>,
+    /// Figures (and their mounts) that routed off the map, by id.
+    pub routed: Vec<String>,
+    /// Figures that left by the edge their `Exit` objective names, by id.
+    pub exited: Vec<String>,
 }
 
 impl Tracker {
@@ -279,7 +303,43 @@ impl Tracker {
             held: vec![0; n],
             arrived: vec![BTreeSet::new(); n],
             achieved: vec![None; n],
+            gone: BTreeMap::new(),
         }
+    }
+
+    /// Notes that `f` has left the map in turn `turn` (the game removes it next): it stays on
+    /// the roster, and the judge counts it as routed or as got away.
+    pub fn depart(&mut self, f: &FigureFact, how: Departure, turn: u32) {
+        self.enrol(f);
+        self.gone.insert(f.id.clone(), (how, turn));
+    }
+
+    fn enrol(&mut self, f: &FigureFact) {
+        self.roster.entry(f.id.clone()).or_insert(Enrolled {
+            side: f.side,
+            horse: f.horse,
+            value: f.value,
+            body: f.body,
+        });
+    }
+
+    /// True when `id` left by an `Exit` edge: safe, not lost.
+    pub fn exited(&self, id: &str) -> bool {
+        matches!(self.gone.get(id), Some((Departure::Exited(_), _)))
+    }
+
+    /// True when `id` routed off the map.
+    pub fn routed(&self, id: &str) -> bool {
+        matches!(self.gone.get(id), Some((Departure::Routed, _)))
+    }
+
+    /// The ids that left the map `how`, in id order.
+    fn gone_by(&self, routed: bool) -> Vec<String> {
+        self.gone
+            .iter()
+            .filter(|(_, (d, _))| (*d == Departure::Routed) == routed)
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 
     /// Looks at the field: notes new figures, arrivals, kills, and at a turn's end
@@ -293,12 +353,7 @@ impl Tracker {
         turn_end: bool,
     ) -> Vec<usize> {
         for f in facts {
-            self.roster.entry(f.id.clone()).or_insert(Enrolled {
-                side: f.side,
-                horse: f.horse,
-                value: f.value,
-                body: f.body,
-            });
+            self.enrol(f);
         }
         let by_id: BTreeMap<&str, &FigureFact> = facts.iter().map(|f| (f.id.as_str(), f)).collect();
         let fighting = |id: &str| by_id.get(id).is_some_and(|f| f.fighting);
@@ -324,12 +379,25 @@ impl Tracker {
                 }
                 Goal::Exit { figures, edge } => {
                     let (w, h) = size;
+                    for id in figures {
+                        if self
+                            .gone
+                            .get(id)
+                            .is_some_and(|g| g.0 == Departure::Exited(*edge))
+                        {
+                            self.arrived[i].insert(id.clone());
+                        }
+                    }
                     self.arrive(i, figures, &by_id, |c| edge.holds(c, w, h))
                 }
                 Goal::Reach { figures, area } => {
                     self.arrive(i, figures, &by_id, |c| area.contains(&(c.x, c.y)))
                 }
-                Goal::Kill { figures } => figures.iter().all(|id| !fighting(id)),
+                // A routed figure is out of the fight; one that got away by its exit is not
+                // taken.
+                Goal::Kill { figures } => {
+                    figures.iter().all(|id| !fighting(id) && !self.exited(id))
+                }
                 Goal::Protect { .. } => false,
             };
             if done {
@@ -369,7 +437,11 @@ impl Tracker {
             .collect();
         let mut pts = vec![0u32; usize::from(sides)];
         for (i, o) in v.objectives.iter().enumerate() {
-            let kept = |figures: &[String]| figures.iter().all(|id| up.contains(id.as_str()));
+            let kept = |figures: &[String]| {
+                figures
+                    .iter()
+                    .all(|id| up.contains(id.as_str()) || self.exited(id))
+            };
             let scored = self.achieved[i].is_some()
                 || (last && matches!(&o.goal, Goal::Protect { figures } if kept(figures)));
             if scored && let Some(p) = pts.get_mut(usize::from(o.side)) {
@@ -378,12 +450,17 @@ impl Tracker {
         }
         if v.figure_points {
             for (id, e) in &self.roster {
-                if up.contains(id.as_str()) {
+                if up.contains(id.as_str()) || self.exited(id) {
                     continue;
                 }
+                let value = if self.routed(id) {
+                    routed_value(e.value)
+                } else {
+                    e.value
+                };
                 for (s, p) in pts.iter_mut().enumerate() {
                     if s != usize::from(e.side) {
-                        *p += e.value;
+                        *p += value;
                     }
                 }
             }
@@ -401,7 +478,16 @@ impl Tracker {
         turn: u32,
         last_turn_over: bool,
     ) -> Option<Outcome> {
-        let points = |last| self.points(v, facts, sides, last);
+        let out = |winner: Option<u8>, reason: String, last: bool| {
+            Some(Outcome {
+                winner,
+                reason,
+                turn,
+                points: self.points(v, facts, sides, last),
+                routed: self.gone_by(true),
+                exited: self.gone_by(false),
+            })
+        };
         let named: Vec<&Objective> = v
             .objectives
             .iter()
@@ -414,64 +500,60 @@ impl Tracker {
             0 => {}
             1 => {
                 let o = named[0];
-                return Some(Outcome {
-                    winner: Some(o.side),
-                    reason: format!("achieved its objective: {}", o.name),
-                    turn,
-                    points: points(false),
-                });
+                let why = format!("achieved its objective: {}", o.name);
+                return out(Some(o.side), why, false);
             }
             _ => {
-                return Some(Outcome {
-                    winner: None,
-                    reason: "more than one side achieved a winning objective at once".into(),
-                    turn,
-                    points: points(false),
-                });
+                let why = "more than one side achieved a winning objective at once";
+                return out(None, why.into(), false);
             }
         }
+        // A side keeps going while a rider or footman of it is in the fight, or has got away
+        // by its exit (an escort that has saved its charge is not beaten for it).
         let standing: Vec<u8> = (0..sides)
-            .filter(|&s| facts.iter().any(|f| f.side == s && !f.horse && f.fighting))
+            .filter(|&s| {
+                facts.iter().any(|f| f.side == s && !f.horse && f.fighting)
+                    || self
+                        .roster
+                        .iter()
+                        .any(|(id, e)| e.side == s && !e.horse && self.exited(id))
+            })
             .collect();
         match standing.as_slice() {
             [] if sides > 0 => {
-                return Some(Outcome {
-                    winner: None,
-                    reason: "no side has a figure left in the fight".into(),
-                    turn,
-                    points: points(true),
-                });
+                let why = "no side has a figure left in the fight";
+                return out(None, why.into(), true);
             }
             [w] if sides > 1 => {
-                return Some(Outcome {
-                    winner: Some(*w),
-                    reason: "every enemy figure is out of the fight".into(),
-                    turn,
-                    points: points(true),
-                });
+                let routed = self
+                    .roster
+                    .iter()
+                    .filter(|(id, e)| e.side != *w && !e.horse && self.routed(id))
+                    .count();
+                let why = match routed {
+                    0 => "every enemy figure is out of the fight".to_string(),
+                    n => format!("every enemy figure is out of the fight ({n} routed off the map)"),
+                };
+                return out(Some(*w), why, true);
             }
             _ => {}
         }
         if !last_turn_over {
             return None;
         }
-        let pts = points(true);
+        let pts = self.points(v, facts, sides, true);
         let best = pts.iter().copied().max().unwrap_or(0);
         let leaders: Vec<usize> = (0..pts.len()).filter(|&s| pts[s] == best).collect();
-        let (winner, reason) = if leaders.len() == 1 {
-            (
-                Some(leaders[0] as u8),
-                format!("turn limit: the most victory points ({best})"),
-            )
+        if leaders.len() == 1 {
+            let why = format!("turn limit: the most victory points ({best})");
+            out(Some(leaders[0] as u8), why, true)
         } else {
-            (None, format!("turn limit: equal victory points ({best})"))
-        };
-        Some(Outcome {
-            winner,
-            reason,
-            turn,
-            points: pts,
-        })
+            out(
+                None,
+                format!("turn limit: equal victory points ({best})"),
+                true,
+            )
+        }
     }
 }
 

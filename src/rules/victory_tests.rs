@@ -273,3 +273,92 @@ fn two_sides_achieving_winning_objectives_at_once_is_a_draw() {
     assert_eq!(t.observe(&v, &f, SIZE, 2, false), vec![0, 1]);
     assert_eq!(t.decide(&v, &f, 2, 2, false).map(|o| o.winner), Some(None));
 }
+
+#[test]
+fn i2_a_routed_figure_is_out_of_the_fight_and_worth_half_to_the_enemy() {
+    let v = victory(vec![objective(
+        1,
+        Goal::Kill {
+            figures: vec!["a".into()],
+        },
+        3,
+        false,
+    )]);
+    let mut t = Tracker::new(&v);
+    let a = fig("a", 0, 9, 3);
+    let b = fig("b", 1, 0, 0);
+    t.observe(&v, &[a.clone(), b.clone()], SIZE, 1, false);
+    // `a` flees off the east edge: the game removes it, the judge is told how.
+    t.depart(&a, Departure::Routed, 2);
+    let left = vec![b];
+    assert_eq!(
+        t.observe(&v, &left, SIZE, 2, false),
+        vec![0],
+        "routed is taken"
+    );
+    assert!(t.routed("a") && !t.exited("a"));
+    let out = t
+        .decide(&v, &left, 2, 2, false)
+        .expect("Red has nobody left");
+    assert_eq!(out.winner, Some(1));
+    assert!(out.reason.contains("1 routed"), "{}", out.reason);
+    assert_eq!(out.routed, vec!["a".to_string()]);
+    // Half of 7, rounded up, plus the Kill's 3; a fallen figure would have given 7.
+    assert_eq!(routed_value(7), 4);
+    assert_eq!(out.points, vec![0, 4 + 3]);
+}
+
+#[test]
+fn a_figure_that_got_away_by_its_exit_is_safe_neither_taken_nor_lost() {
+    let v = victory(vec![
+        objective(
+            0,
+            Goal::Exit {
+                figures: vec!["p".into()],
+                edge: Edge::E,
+            },
+            5,
+            false,
+        ),
+        objective(
+            0,
+            Goal::Protect {
+                figures: vec!["p".into()],
+            },
+            2,
+            false,
+        ),
+        objective(
+            1,
+            Goal::Kill {
+                figures: vec!["p".into()],
+            },
+            9,
+            false,
+        ),
+    ]);
+    let mut t = Tracker::new(&v);
+    let p = fig("p", 0, 8, 3);
+    let b = fig("b", 1, 0, 0);
+    assert!(
+        t.observe(&v, &[p.clone(), b.clone()], SIZE, 1, false)
+            .is_empty()
+    );
+    t.depart(&p, Departure::Exited(Edge::E), 1);
+    let left = vec![b];
+    assert_eq!(
+        t.observe(&v, &left, SIZE, 1, false),
+        vec![0],
+        "the exit, not the kill"
+    );
+    // Red has no figure on the map but one got away: not eliminated; the limit decides.
+    assert_eq!(t.decide(&v, &left, 2, 1, false), None);
+    let out = t.decide(&v, &left, 2, 6, true).expect("the limit");
+    assert_eq!(
+        out.points,
+        vec![5 + 2, 0],
+        "protected, and worth nothing to Blue"
+    );
+    assert_eq!(out.exited, vec!["p".to_string()]);
+    assert_eq!(out.winner, Some(0));
+}

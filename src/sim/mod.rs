@@ -15,6 +15,7 @@ pub mod motion;
 pub mod orders;
 pub mod phase;
 pub mod record;
+pub mod rout;
 pub mod seat;
 pub mod snapshot;
 pub mod transaction;
@@ -405,6 +406,8 @@ impl Game {
                 reason: "no side to judge".into(),
                 turn: turn.turn,
                 points: Vec::new(),
+                routed: Vec::new(),
+                exited: Vec::new(),
             })
     }
 

@@ -40,6 +40,19 @@ pub struct FigureState {
     pub conditions: Vec<String>,
 }
 
+/// A figure that has left the map, and how (issue 12: routed is not killed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Gone {
+    /// Its id.
+    pub id: String,
+    /// Its side's name.
+    pub side: String,
+    /// `routed` or `exited`.
+    pub how: String,
+    /// The turn it left.
+    pub turn: u32,
+}
+
 /// The whole visible state.
 #[derive(Clone, Debug, Serialize)]
 pub struct Snapshot {
@@ -58,8 +71,11 @@ pub struct Snapshot {
     /// charged figures whose face-down answers, the game waits for (D2, C1, C5).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub to_declare: Vec<String>,
-    /// Every figure, sorted by id.
+    /// Every figure on the map, sorted by id.
     pub figures: Vec<FigureState>,
+    /// Figures that have left the map by an edge (routed, or got away by their exit), by id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_the_map: Vec<Gone>,
     /// The log.
     pub log: Vec<LogEntry>,
 }
@@ -183,6 +199,32 @@ pub fn snapshot(world: &mut World) -> Snapshot {
             .unwrap_or_default(),
         to_declare: super::charge::awaiting_ids(world),
         figures,
+        left_the_map: gone(world, &side_name),
         log: world.resource::<super::log::GameLog>().0.clone(),
     }
+}
+
+/// The figures the judge saw leave the map, in id order.
+fn gone(world: &World, side_name: &dyn Fn(u8) -> String) -> Vec<Gone> {
+    use crate::rules::victory::Departure;
+    let Some(j) = world.get_resource::<super::victory::Judge>() else {
+        return Vec::new();
+    };
+    j.tracker
+        .gone
+        .iter()
+        .map(|(id, (how, turn))| Gone {
+            id: id.clone(),
+            side: j
+                .tracker
+                .roster
+                .get(id)
+                .map_or_else(String::new, |e| side_name(e.side)),
+            how: match how {
+                Departure::Routed => "routed".into(),
+                Departure::Exited(_) => "exited".into(),
+            },
+            turn: *turn,
+        })
+        .collect()
 }

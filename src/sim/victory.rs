@@ -75,6 +75,12 @@ pub fn facts(world: &mut World) -> Vec<FigureFact> {
     q.iter(world).map(fact).collect()
 }
 
+/// The judge's view of one figure entity, if it is a figure.
+pub fn fact_of(world: &mut World, e: Entity) -> Option<FigureFact> {
+    let mut q = world.query::<FigureRow>();
+    q.get(world, e).ok().map(fact)
+}
+
 fn fact((id, side, pos, body, troop, blows, armour, combat): FigureRow) -> FigureFact {
     let horse = troop.0 == TroopType::Horse;
     FigureFact {
@@ -95,8 +101,12 @@ pub struct Tally {
     pub points: u32,
     /// Riders and figures on foot it had.
     pub figures: usize,
-    /// Of them, out of the fight or gone.
+    /// Of them, out of the fight or routed (not those that got away by their exit).
     pub figures_lost: usize,
+    /// Riders and figures on foot (of those lost) that routed off the map.
+    pub figures_routed: usize,
+    /// Riders and figures on foot that got away by the edge their objective names.
+    pub figures_exited: usize,
     /// Horses it had.
     pub horses: usize,
     /// Of them, out of the fight or gone.
@@ -142,7 +152,12 @@ pub fn tallies(world: &mut World) -> Vec<Tally> {
         let Some(t) = out.get_mut(usize::from(e.side)) else {
             continue;
         };
-        let lost = !up.contains(id.as_str());
+        let exited = judge.tracker.exited(id);
+        let lost = !up.contains(id.as_str()) && !exited;
+        if !e.horse {
+            t.figures_routed += usize::from(judge.tracker.routed(id));
+            t.figures_exited += usize::from(exited);
+        }
         if e.horse {
             t.horses += 1;
             t.horses_lost += usize::from(lost);
@@ -260,6 +275,10 @@ pub struct Report {
     pub turn: u32,
     /// Victory points by side name.
     pub points: std::collections::BTreeMap<String, u32>,
+    /// Figures and horses that routed off the map (ids).
+    pub routed: Vec<String>,
+    /// Figures and horses that got away by their objective's edge (ids).
+    pub exited: Vec<String>,
 }
 
 impl Report {
@@ -275,6 +294,8 @@ impl Report {
                 .enumerate()
                 .map(|(s, &p)| (turn.side_name(s as u8), p))
                 .collect(),
+            routed: out.routed.clone(),
+            exited: out.exited.clone(),
         }
     }
 }

@@ -13,6 +13,7 @@ mod melee;
 mod melee_ends;
 mod order_integrity;
 mod reach_props;
+mod rout;
 mod saves;
 mod script_examples;
 mod sim_orders;

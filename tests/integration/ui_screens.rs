@@ -8,6 +8,7 @@ mod cards;
 mod charges;
 mod chooser;
 mod fire;
+mod tutorial;
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;

@@ -303,6 +303,9 @@ fn dispatch(world: &mut World, order: &Order) -> Result<(), Refusal> {
     if r.is_ok() {
         super::melee::after_order(world, order);
         super::cavalry::after_order(world, order);
+        if let Order::Move { unit, .. } = order {
+            super::rout::after_move(world, unit);
+        }
     }
     r
 }

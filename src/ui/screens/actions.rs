@@ -35,6 +35,8 @@ pub enum ScreenAction {
     Quit,
     /// Watch the game on screen again from its first order (issue 12).
     WatchAgain,
+    /// Start the tutorial (issue 12, item 5): its built-in level with the steps panel.
+    Tutorial,
     /// Give the rest of the replay's orders at once.
     ReplayToEnd,
     /// The next player clicked the hand-over screen.
@@ -210,6 +212,7 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             world.write_message(AppExit::Success);
         }
         ScreenAction::WatchAgain => super::replay::start(world),
+        ScreenAction::Tutorial => super::tutorial::start(world),
         ScreenAction::ReplayToEnd => super::replay::skip_to_end(world),
         ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
         ScreenAction::PlayCards(picks) => play_cards(world, &picks),

@@ -266,15 +266,38 @@ fn objectives_panel(ctx: &egui::Context, view: &BattleView, screens: &mut Battle
                     ui.label(format!("{mark} {} ({} VP{wins})", o.name, o.points));
                 }
                 ui.label(format!(
-                    "Lost: {} of {} figures, {} of {} horses",
-                    t.figures_lost, t.figures, t.horses_lost, t.horses
+                    "Lost: {} of {} figures{}, {} of {} horses",
+                    t.figures_lost,
+                    t.figures,
+                    routed_words(t),
+                    t.horses_lost,
+                    t.horses
                 ));
             }
-            ui.small("Each enemy figure or horse out of the fight scores its worth.");
+            ui.small(
+                "Each enemy figure or horse out of the fight scores its worth; one routed off \
+                 the map, half.",
+            );
             if view.outcome.is_some() && !screens.end && ui.button("Show the result").clicked() {
                 screens.end = true;
             }
         });
+}
+
+/// " (2 routed, 1 got away)": how many figures left the map by an edge, if any did.
+fn routed_words(t: &crate::sim::victory::Tally) -> String {
+    let mut parts = Vec::new();
+    if t.figures_routed > 0 {
+        parts.push(format!("{} routed", t.figures_routed));
+    }
+    if t.figures_exited > 0 {
+        parts.push(format!("{} got away", t.figures_exited));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
 }
 
 /// The briefing of `side`; true when the player closes it.
@@ -373,7 +396,12 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                 for (s, t) in view.tallies.iter().enumerate() {
                     ui.colored_label(side_colour32(s as u8), side_name(view, s as u8));
                     ui.label(t.points.to_string());
-                    ui.label(format!("{} of {}", t.figures_lost, t.figures));
+                    ui.label(format!(
+                        "{} of {}{}",
+                        t.figures_lost,
+                        t.figures,
+                        routed_words(t)
+                    ));
                     ui.label(format!("{} of {}", t.horses_lost, t.horses));
                     ui.label(format!("{} of {} left", t.body_left, t.body));
                     ui.label(luck_words(t));

@@ -32,6 +32,7 @@ pub mod selftest_melee;
 pub mod sight_lines;
 pub mod start;
 pub mod surface;
+pub mod tutorial;
 
 pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
 pub use handover::{ControlPoint, Handover, handover_needed};
@@ -93,6 +94,7 @@ impl Plugin for ScreensPlugin {
         if !app.is_plugin_added::<BridgePlugin>() {
             app.add_plugins(BridgePlugin);
         }
+        app.add_plugins(tutorial::TutorialPlugin);
         app.add_message::<crate::ui::play::PlayAction>()
             .init_state::<Screen>()
             .init_resource::<host::GameHost>()

@@ -311,6 +311,9 @@ fn details(
         if ui.add_enabled(start.is_ok(), start_button).clicked() {
             action = form.start_action().ok();
         }
+        if ui.add(big("Tutorial")).clicked() {
+            action = Some(ScreenAction::Tutorial);
+        }
         if ui.add(big("Load game…")).clicked() {
             action = Some(ScreenAction::OpenLoad);
         }
