@@ -120,21 +120,23 @@ pub(super) fn around(world: &mut World, unit: Entity, initiative: Option<u8>) ->
         };
         return fresh.around(world, unit, initiative);
     }
-    if world
-        .resource::<KeptFacts>()
-        .0
-        .lock()
-        .map_or(true, |k| k.query.is_none())
-    {
+    if world.resource::<KeptFacts>().lock().query.is_none() {
         let q = world.query::<FactQuery>();
-        let kept = world.resource::<KeptFacts>();
-        let mut k = kept.0.lock().unwrap_or_else(|e| e.into_inner());
-        k.query.get_or_insert(q);
+        world.resource::<KeptFacts>().lock().query.get_or_insert(q);
     }
     let world: &World = world;
-    let kept = world.resource::<KeptFacts>();
-    let mut k = kept.0.lock().unwrap_or_else(|e| e.into_inner());
-    k.around(world, unit, initiative)
+    world
+        .resource::<KeptFacts>()
+        .lock()
+        .around(world, unit, initiative)
+}
+
+impl KeptFacts {
+    /// The kept facts (a panic while they were held leaves them as they were: each read
+    /// compares everything again anyway).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Enemies {
