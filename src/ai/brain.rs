@@ -34,6 +34,9 @@ struct SideMemo {
     done: BTreeSet<String>,
     /// The order figures move in, decided at the start of the half-move.
     queue: Vec<String>,
+    /// Every figure of `queue` before this index is `done`: the next order's search starts
+    /// here (looking each one up again made a side-turn quadratic in its figures).
+    done_upto: usize,
     /// Distance fields of this half-move (the enemies do not move while this side does).
     fields: FieldCache,
     /// Figures whose cards were sent this melee phase (a second ask gets a pass).
@@ -160,18 +163,29 @@ fn half_move_order(
     }
     if memo.queue.is_empty() {
         memo.queue = move_order(view, side, &mut memo.fields);
+        memo.done_upto = 0;
     }
     if level == AiLevel::Lookahead {
         // Once a half-move (its stamp), and again when a figure has left the map (a rout
         // renumbers the view's figures, which the threats are indexed by).
         look::prepare(world, view, side, &mut memo.fields);
     }
-    for qi in 0..memo.queue.len() {
+    while memo
+        .queue
+        .get(memo.done_upto)
+        .is_some_and(|id| memo.done.contains(id))
+    {
+        memo.done_upto += 1;
+    }
+    for qi in memo.done_upto..memo.queue.len() {
         if memo.done.contains(&memo.queue[qi]) {
             continue;
         }
         let id = memo.queue[qi].clone();
-        let Some(f) = view.figs.iter().find(|f| f.id == id && !f.down).cloned() else {
+        // The view's figures are sorted by id: the first one of this id still up.
+        let first = view.figs.partition_point(|f| f.id < id);
+        let mut same_id = view.figs[first..].iter().take_while(|f| f.id == id);
+        let Some(f) = same_id.find(|f| !f.down).cloned() else {
             memo.done.insert(id);
             continue;
         };

@@ -1,13 +1,17 @@
 //! Tests of the AI's speed-ups: they must change nothing the AI decides. The kept view
 //! ([`crate::sim::view::with_view`], brought up to date after each order) must equal a view built
-//! afresh after every order of whole AI-against-AI games, melee and losses included.
+//! afresh after every order of whole AI-against-AI games, melee and losses included; so must
+//! every figure's move set up from the kept contact facts ([`crate::sim::motion::KeptFacts`]).
 
 use super::{AiLevel, next_order, set_level, side_to_act};
 use crate::level::default_level;
 use crate::sim::Game;
+use crate::sim::components::{CarriedBy, FigureId};
+use crate::sim::motion::{KeptFacts, setup_move};
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::view::{View, ViewCache, with_view};
+use bevy::prelude::*;
 
 /// Every field of two views, the board's terrain and the ruleset's grid included (the
 /// views' `PartialEq` leaves those out).
@@ -41,9 +45,64 @@ fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
         let w = game.app.world_mut();
         let kept = with_view(w, |_, v| v.clone());
         let fresh = View::build(w);
-        assert_same(&kept, &fresh, &format!("after order {orders}: {o}"));
+        let when = format!("after order {orders}: {o}");
+        assert_same(&kept, &fresh, &when);
+        assert_same_setups(w, &when);
     }
     (orders, refused)
+}
+
+/// Every figure's move set up from the kept contact facts equals one set up from a fresh
+/// read (the world without its kept facts).
+fn assert_same_setups(w: &mut World, when: &str) {
+    let figures: Vec<Entity> = w
+        .query_filtered::<Entity, (With<FigureId>, Without<CarriedBy>)>()
+        .iter(w)
+        .collect();
+    for e in figures {
+        let kept = setup_move(w, e);
+        let saved = w.remove_resource::<KeptFacts>();
+        let fresh = setup_move(w, e);
+        if let Some(k) = saved {
+            w.insert_resource(k);
+        }
+        assert_eq!(
+            (
+                kept.unit,
+                kept.mover_entity,
+                kept.left,
+                &kept.blocked,
+                kept.limit
+            ),
+            (
+                fresh.unit,
+                fresh.mover_entity,
+                fresh.left,
+                &fresh.blocked,
+                fresh.limit
+            ),
+            "{when}"
+        );
+        assert_eq!(
+            format!("{:?} {:?}", kept.mover, kept.pose),
+            format!("{:?} {:?}", fresh.mover, fresh.pose),
+            "{when}"
+        );
+    }
+}
+
+/// The kept contact facts follow a crowded melee: figures in contact, falling and dying.
+#[test]
+fn kept_contact_facts_equal_a_fresh_read_in_a_crowded_melee() {
+    let level =
+        crate::level::load_level_file(std::path::Path::new("levels/destrier_shieldwall.ron"))
+            .expect("the shield wall level");
+    let mut g = Game::new(&level, 11);
+    set_level(&mut g, 0, AiLevel::Table);
+    set_level(&mut g, 1, AiLevel::Table);
+    let (orders, refused) = play_comparing(&mut g, 3);
+    assert!(orders > 50, "only {orders} orders");
+    assert_eq!(refused, 0);
 }
 
 #[test]

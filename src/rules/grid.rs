@@ -290,7 +290,9 @@ fn square_line(a: Cell, b: Cell) -> Vec<Cell> {
     let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
     let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
     let (mut x, mut y, mut err) = (a.x, a.y, dx + dy);
-    let mut out = vec![a];
+    // One cell per step along the longer axis, and the first.
+    let mut out = Vec::with_capacity(dx.max(-dy) as usize + 1);
+    out.push(a);
     while (x, y) != (b.x, b.y) {
         let e2 = 2 * err;
         if e2 >= dy {

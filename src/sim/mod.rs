@@ -44,6 +44,7 @@ impl Plugin for SimPlugin {
         app.init_state::<Phase>()
             .init_resource::<melee::MeleeState>()
             .init_resource::<charge::ChargeBook>()
+            .init_resource::<motion::KeptFacts>()
             .configure_sets(
                 Update,
                 (

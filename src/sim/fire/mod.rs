@@ -134,20 +134,19 @@ pub(crate) fn facts_of(
     }
 }
 
-/// Every shot fighter `i` could loose now, ignoring whose sub-step it is.
-fn shots_of(world: &World, fight: &Fight, entities: &[Entity], i: usize) -> Vec<usize> {
+/// True when fighter `i` could loose a shot at someone now, ignoring whose sub-step it is.
+/// The first allowed target will do: the others are not checked (each refused target
+/// formats its reason, and the fire phase asks this of every figure every turn).
+fn could_shoot(world: &World, fight: &Fight, entities: &[Entity], i: usize) -> bool {
     let f = &fight.fighters[i];
     if f.is_mount() || !f.is_up() {
-        return Vec::new();
+        return false;
     }
     let facts = facts_of(world, fight, entities, i);
-    if facts.shots_left == 0 {
-        return Vec::new();
-    }
-    (0..fight.fighters.len())
-        .filter(|&j| fight.fighters[j].side != f.side && !fight.fighters[j].is_mount())
-        .filter(|&j| rf::check_shot(fight, tables(), i, j, &facts).is_ok())
-        .collect()
+    facts.shots_left > 0
+        && (0..fight.fighters.len())
+            .filter(|&j| fight.fighters[j].side != f.side && !fight.fighters[j].is_mount())
+            .any(|j| rf::check_shot(fight, tables(), i, j, &facts).is_ok())
 }
 
 /// True when fighter `i` could cast one of its spells at someone now.
@@ -185,7 +184,7 @@ fn side_could(world: &World, fight: &Fight, entities: &[Entity], kind: SubStep, 
             .any(|i| could_cast(world, fight, entities, i)),
         SubStep::Fire => mine
             .into_iter()
-            .any(|i| !shots_of(world, fight, entities, i).is_empty()),
+            .any(|i| could_shoot(world, fight, entities, i)),
         SubStep::Misc => false,
     }
 }

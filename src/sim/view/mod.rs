@@ -8,6 +8,10 @@
 //! undeclared charges, so the AI plays with exactly the information a human at the table has.
 //! The tests check this by changing hidden state and comparing views and decisions.
 
+mod kept;
+
+pub use kept::{ViewCache, with_view};
+
 use super::action_roll::{ActionRolls, RollEntry};
 use super::groups::Groups;
 use crate::rules::board::Board;
@@ -103,6 +107,29 @@ pub struct View {
     pub groups: Vec<GroupView>,
     /// Every actions-table roll so far (public: each one is in the log).
     pub rolls: Vec<RollEntry>,
+    /// Lines of sight already traced over the terrain.
+    sight: SightMemo,
+}
+
+/// Terrain-only sight ([`View::in_sight`]) already traced, by (from, to). The terrain never
+/// changes in a game (the kept view forgets them if it does), and the AI asks the same lines
+/// again for every member of a unit: at 4096 figures tracing them was a tenth of a side-turn.
+#[derive(Debug, Default)]
+struct SightMemo(std::sync::Mutex<std::collections::HashMap<(Cell, Cell), bool>>);
+
+/// Lines kept at most; past it the memo starts afresh (what it answers never changes).
+const SIGHT_MEMO_MAX: usize = 1 << 16;
+
+impl Clone for SightMemo {
+    fn clone(&self) -> SightMemo {
+        SightMemo(std::sync::Mutex::new(self.lock().clone()))
+    }
+}
+
+impl SightMemo {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<(Cell, Cell), bool>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl PartialEq for View {
@@ -289,75 +316,6 @@ fn link_groups(groups: &mut Vec<GroupView>, figs: &mut [FigView], units: &Groups
     }
 }
 
-/// Copies `from` into `to` without allocating when the sizes match (the terrain never
-/// changes in a game; the occupancy does after every move).
-fn copy_board(to: &mut Board, from: &Board) {
-    to.grid = from.grid;
-    to.width = from.width;
-    to.height = from.height;
-    if to.terrain != from.terrain {
-        to.terrain.clone_from(&from.terrain);
-    }
-    if to.terrains != from.terrains {
-        to.terrains.clone_from(&from.terrains);
-    }
-    if to.occupant.len() == from.occupant.len() {
-        to.occupant.copy_from_slice(&from.occupant);
-    } else {
-        to.occupant.clone_from(&from.occupant);
-    }
-}
-
-/// The public view kept between orders: the AI reads the board before every order it gives
-/// (and every actions-table roll reads it), and after one move only a few figures have changed, so the last view is brought up to date in
-/// place ([`View::refresh`]) instead of being built anew. What it holds is exactly what
-/// [`View::build`] would read (the tests compare the two after every order of whole
-/// side-turns); it is bookkeeping, not game state, and holds nothing hidden (I4).
-#[derive(Resource, Default)]
-pub struct ViewCache {
-    view: Option<View>,
-    /// Index into the view's figures of each entity (by entity index), `u32::MAX` for none.
-    slot: Vec<u32>,
-    /// The units the view's were linked from (relinked only when they differ).
-    units: Groups,
-    query: Option<QueryState<FigQuery>>,
-    /// How many times the view was read afresh rather than brought up to date.
-    reads: usize,
-}
-
-impl ViewCache {
-    /// How many times the kept view of `world` was read afresh (the tests check that the
-    /// refresh is what normally runs).
-    pub fn full_reads(world: &World) -> usize {
-        world.get_resource::<ViewCache>().map_or(0, |c| c.reads)
-    }
-}
-
-/// Runs `f` with the public state of `world` as it stands now, from the view kept since the
-/// last call, brought up to date (or built, the first time).
-pub fn with_view<R>(world: &mut World, f: impl FnOnce(&mut World, &View) -> R) -> R {
-    if !world.contains_resource::<ViewCache>() {
-        world.insert_resource(ViewCache::default());
-    }
-    world.resource_scope(|world, mut cache: Mut<ViewCache>| {
-        let cache = &mut *cache;
-        if cache.query.is_none() {
-            cache.query = Some(world.query::<FigQuery>());
-        }
-        let q = cache.query.as_mut().expect("just made");
-        let fresh = cache
-            .view
-            .as_mut()
-            .is_some_and(|v| v.refresh(world, q, &cache.slot, &mut cache.units));
-        if !fresh {
-            cache.view = Some(View::read(world, q, &mut cache.slot));
-            cache.units = world.get_resource::<Groups>().cloned().unwrap_or_default();
-            cache.reads += 1;
-        }
-        f(world, cache.view.as_ref().expect("just read"))
-    })
-}
-
 impl View {
     /// Reads the public state of `world`.
     pub fn build(world: &mut World) -> View {
@@ -424,62 +382,8 @@ impl View {
                 .get_resource::<ActionRolls>()
                 .map(|r| r.0.clone())
                 .unwrap_or_default(),
+            sight: SightMemo::default(),
         }
-    }
-
-    /// Brings this view, read earlier from `world` with `q`, up to date in place: every field
-    /// is read again, exactly as [`View::read`] would. The units are linked again only when
-    /// they differ from `units`, those they were linked from (the figures' ids cannot have
-    /// changed). False (and the view half-updated) when the figures are no longer the same
-    /// ones, so it must be read afresh.
-    fn refresh(
-        &mut self,
-        world: &World,
-        q: &mut QueryState<FigQuery>,
-        slot: &[u32],
-        units: &mut Groups,
-    ) -> bool {
-        let rules = &world.resource::<Rules>().0;
-        let mut seen = 0;
-        for r in q.iter(world).filter_map(row_of) {
-            let Some(&i) = slot.get(r.e.index_u32() as usize) else {
-                return false;
-            };
-            let Some(fv) = self.figs.get_mut(i as usize) else {
-                return false;
-            };
-            if fv.entity != r.e || fv.id != r.id {
-                return false;
-            }
-            fill(fv, &r, world, rules);
-            seen += 1;
-        }
-        if seen != self.figs.len() {
-            return false;
-        }
-        let no_groups = Groups::default();
-        let now = world.get_resource::<Groups>().unwrap_or(&no_groups);
-        if now != units {
-            link_groups(&mut self.groups, &mut self.figs, now);
-            units.clone_from(now);
-        }
-        self.turn = world.resource::<TurnState>().turn;
-        self.phase = *world.resource::<State<Phase>>().get();
-        self.grid = rules.grid;
-        self.mounted_style = rules.mounted_style;
-        copy_board(&mut self.board, &world.resource::<Map>().0);
-        // The rolls only ever grow: the new ones are appended, after checking the old ones.
-        let rolls = world
-            .get_resource::<ActionRolls>()
-            .map_or(&[][..], |r| &r.0);
-        if rolls.len() >= self.rolls.len() && rolls[..self.rolls.len()] == self.rolls[..] {
-            let n = self.rolls.len();
-            self.rolls.extend_from_slice(&rolls[n..]);
-        } else {
-            self.rolls.clear();
-            self.rolls.extend_from_slice(rolls);
-        }
-        true
     }
 
     /// The unit called `name`.
@@ -503,7 +407,16 @@ impl View {
 
     /// Sight blocked by terrain only ("in sight").
     pub fn in_sight(&self, a: Cell, b: Cell) -> bool {
-        line_of_sight(&self.board, a, b, |_| false)
+        let mut memo = self.sight.lock();
+        if let Some(&seen) = memo.get(&(a, b)) {
+            return seen;
+        }
+        if memo.len() >= SIGHT_MEMO_MAX {
+            memo.clear();
+        }
+        let seen = line_of_sight(&self.board, a, b, |_| false);
+        memo.insert((a, b), seen);
+        seen
     }
 
     /// Sight blocked by terrain or by any figure in between ("clear sight").

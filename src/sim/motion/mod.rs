@@ -1,6 +1,10 @@
 //! The simulation side of movement: which entity moves, with what allowance, stopped where
 //! (D16), and the allowance of every figure at the start of a half-move (D4, R1, A4, A7).
 
+mod kept;
+
+pub use kept::KeptFacts;
+
 use super::components::*;
 use super::phase::TurnState;
 use super::world::{Map, Rules};
@@ -14,7 +18,7 @@ use crate::rules::ruleset::{Condition, Encumbrance};
 use bevy::prelude::*;
 
 /// What the contact rule (D16) knows about a figure.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactFacts {
     /// Entity that orders address (rider if mounted).
     pub entity: Entity,
@@ -32,63 +36,6 @@ pub struct ContactFacts {
     pub weight: u32,
     /// Encumbrance.
     pub enc: Encumbrance,
-}
-
-/// Gathers contact facts for every figure on the board (pairs once, by rider).
-pub fn contact_facts(world: &mut World) -> Vec<ContactFacts> {
-    let mut q = world.query::<(
-        Entity,
-        &SideId,
-        &Position,
-        &Facing,
-        &Stand,
-        &Weight,
-        Option<&Encumbered>,
-        Option<&RidingOn>,
-        Option<&CarriedBy>,
-    )>();
-    let rows: Vec<_> = q
-        .iter(world)
-        .map(|(e, s, p, f, st, w, enc, riding, carried)| {
-            (
-                e,
-                s.0,
-                p.0,
-                f.0,
-                *st,
-                w.0,
-                enc.map(|x| x.0),
-                riding.map(|r| r.0),
-                carried.is_some(),
-            )
-        })
-        .collect();
-    // Each rider's mount by a lookup, not a search of every row: with thousands of figures
-    // the search made this quadratic, and it runs for every move set up.
-    let row_of: std::collections::HashMap<Entity, usize> =
-        rows.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
-    let mut out = Vec::new();
-    for (e, side, cell, facing, st, w, enc, riding, carried) in &rows {
-        if *carried {
-            continue;
-        }
-        let mount = riding.and_then(|m| row_of.get(&m).map(|&i| &rows[i]));
-        let (shape, size, weight) = match mount {
-            Some(m) => (m.4.shape, m.4.size, w + m.5),
-            None => (st.shape, st.size, *w),
-        };
-        out.push(ContactFacts {
-            entity: *e,
-            side: *side,
-            cell: *cell,
-            facing: *facing,
-            shape,
-            size,
-            weight,
-            enc: enc.unwrap_or(Encumbrance::None),
-        });
-    }
-    out
 }
 
 /// How free a figure is to leave contact with an enemy's front (D16).
@@ -149,12 +96,19 @@ pub struct MoveSetup {
 
 /// Prepares a move for `unit` (rider or foot figure) on the current board.
 pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
-    let facts = contact_facts(world);
     let initiative = world.resource::<TurnState>().initiative;
-    let rules = world.resource::<Rules>().0.clone();
+    // D15, §6: a figure that is dead, out of the fight, restrained or on the ground goes
+    // nowhere; the reach is empty and says why (the order would be refused for it too).
+    let cannot_act = world
+        .get::<FigureId>(unit)
+        .map(|f| f.0.clone())
+        .and_then(|id| super::melee::check_can_act(world, &id, false).err());
+    let around = kept::around(world, unit, initiative);
+    let world: &World = world;
+    let rules = &world.resource::<Rules>().0;
     let mover_entity = world.get::<RidingOn>(unit).map_or(unit, |r| r.0);
     let mounted = mover_entity != unit || world.get::<GaitState>(unit).is_some();
-    let me = facts.iter().find(|f| f.entity == unit).copied();
+    let me = around.me;
     let gait = world
         .get::<GaitState>(mover_entity)
         .map_or(Gait::Walk, |g| g.gait);
@@ -175,28 +129,12 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         .map_or(crate::rules::grid::Dir(0), |f| f.0);
     let diag = world.get::<Diagonal>(mover_entity).and_then(|d| d.0);
     let veers = world.get::<VeersThisTurn>(mover_entity).map_or(0, |v| v.0);
-    let grid = rules.grid;
-    let mut stops = Vec::new();
     let mut left = allowance.left;
     let mut blocked = None;
     let mut limit = None;
     if let Some(me) = me {
-        for enemy in facts.iter().filter(|f| f.side != me.side) {
-            let ex = exemption(&me, enemy, initiative);
-            if ex != Exemption::None {
-                continue;
-            }
-            for (_, c) in grid.neighbours(enemy.cell) {
-                if touches_front(grid, enemy, c) {
-                    stops.push(c);
-                }
-            }
-        }
         // Starting in contact with an enemy's front (D16, D4).
-        for enemy in facts.iter().filter(|f| f.side != me.side) {
-            if !touches_front(grid, enemy, me.cell) {
-                continue;
-            }
+        for enemy in &around.touching {
             match exemption(&me, enemy, initiative) {
                 Exemption::Free => {}
                 Exemption::Weight => {
@@ -232,28 +170,11 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             Some("A18: a riderless horse moves only when a unit leads it (Lead order)".into());
         left = Mp::ZERO;
     }
-    // D15, §6: a figure that is dead, out of the fight, restrained or on the ground goes
-    // nowhere; the reach is empty and says why (the order would be refused for it too).
-    if let Some(id) = world.get::<FigureId>(unit).map(|f| f.0.clone())
-        && let Err(why) = super::melee::check_can_act(world, &id, false)
-    {
+    if let Some(why) = cannot_act {
         blocked = Some(why.0);
         left = Mp::ZERO;
     }
-
-    // D16: cells touching an enemy (a riderless horse is nobody's enemy, A18).
-    let contacts = facts
-        .iter()
-        .filter(|f| {
-            me.is_some_and(|m| m.side != f.side)
-                && !world
-                    .get::<Troop>(f.entity)
-                    .is_some_and(|t| t.0 == crate::rules::ruleset::TroopType::Horse)
-        })
-        .flat_map(|f| grid.neighbours(f.cell).map(|(_, c)| c));
     let map = &world.resource::<Map>().0;
-    let contacts = sorted_cells(map, contacts);
-    let stops = sorted_cells(map, stops.into_iter());
     // D14: turns are priced against the facing the half-move began with.
     let origin = if allowance.used_any {
         world
@@ -262,8 +183,14 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
     } else {
         facing
     };
+    let rolls = crate::rules::chance::RollFacts::new(
+        pos,
+        me.map_or(0, |m| m.weight),
+        around.dex,
+        around.foes,
+    );
     let mover = Mover::without_contacts(
-        &rules,
+        rules,
         map,
         MoverSpec {
             side: side + 1,
@@ -272,13 +199,13 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             basis: allowance.basis,
             crawling,
             asl_gallop,
-            stops,
+            stops: around.stops,
         },
     )
     .with_home(pos)
-    .with_contacts(contacts)
+    .with_contacts(around.contacts)
     .with_moved_before(allowance.used_any)
-    .with_rolls(roll_facts(world, &facts, me.as_ref(), pos));
+    .with_rolls(rolls);
     let pose = Pose {
         cell: pos,
         facing,
@@ -295,7 +222,7 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
             .map(|c| c.0.clone())
             .unwrap_or_default();
         let rate = world.get::<Rate>(mover_entity).map_or(Mp::ZERO, |r| r.0);
-        if half_move_allowance(&rules, rate, gait, conditions_of(&rules, &names))
+        if half_move_allowance(rules, rate, gait, conditions_of(rules, &names))
             .is_some_and(|t| t.paralysed && rate > Mp::ZERO && gait != Gait::Halt)
         {
             blocked = Some(format!(
@@ -363,28 +290,6 @@ fn sorted_cells(
     merged.extend(a);
     merged.extend(b);
     merged
-}
-
-/// What a figure brings to the chance steps of its move (D17, R4): its weight (with its
-/// mount), its Dexterity, and every hostile figure's cell with that figure's Dexterity.
-fn roll_facts(
-    world: &World,
-    facts: &[ContactFacts],
-    me: Option<&ContactFacts>,
-    home: Cell,
-) -> crate::rules::chance::RollFacts {
-    let dex = |e: Entity| world.get::<Dexterity>(e).map_or(0, |d| d.0);
-    let foes = facts
-        .iter()
-        .filter(|f| me.is_some_and(|m| m.side != f.side))
-        .map(|f| (f.cell, dex(f.entity)))
-        .collect();
-    crate::rules::chance::RollFacts::new(
-        home,
-        me.map_or(0, |m| m.weight),
-        me.map_or(0, |m| dex(m.entity)),
-        foes,
-    )
 }
 
 /// The reachable area of a unit now.

@@ -1,0 +1,313 @@
+//! What setting up a move reads of the other figures, kept between moves (issue 15, item 3).
+//!
+//! [`super::setup_move`] runs for every AI reach and every move order. Each time it needs every
+//! figure's contact facts (D16), and for the mover's side the cells touching an enemy, the
+//! cells where an enemy's front stops it, and every hostile figure's cell with its Dexterity
+//! (R4). With 4096 figures gathering and sorting those was most of an AI side-turn. They are
+//! kept here: every figure's facts are read again at each set-up (one pass, no allocation)
+//! and compared with the kept ones, and what a side's movers read of their enemies is
+//! recomputed only when a figure of another side changed. The result is what reading
+//! everything afresh gives (the tests compare the two after every order of whole games).
+//!
+//! The kept facts are bookkeeping, not game state: they sit behind a lock in a resource read
+//! without `ResMut`, so keeping them touches nothing the refused-order check
+//! ([`crate::sim::transaction`]) looks at.
+
+use super::{ContactFacts, Exemption, exemption, sorted_cells, touches_front};
+use crate::rules::board::Board;
+use crate::rules::grid::{Cell, GridKind};
+use crate::rules::ruleset::{Encumbrance, TroopType};
+use crate::sim::components::*;
+use bevy::prelude::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The components a figure's contact facts are read from.
+type FactQuery = (
+    Entity,
+    &'static SideId,
+    &'static Position,
+    &'static Facing,
+    &'static Stand,
+    &'static Weight,
+    Option<&'static Encumbered>,
+    Option<&'static RidingOn>,
+    Option<&'static CarriedBy>,
+    Option<&'static Troop>,
+    Option<&'static Dexterity>,
+);
+
+/// One figure of [`FactQuery`] as read, before mounts are paired with riders.
+#[derive(Clone, Copy)]
+struct Raw {
+    e: Entity,
+    side: u8,
+    cell: Cell,
+    facing: crate::rules::grid::Dir,
+    stand: Stand,
+    weight: u32,
+    enc: Option<Encumbrance>,
+    riding: Option<Entity>,
+    carried: bool,
+    horse: bool,
+    dex: u8,
+}
+
+/// One figure on the board (riders with their mounts; mounts are not listed): its contact
+/// facts, whether it is a horse (A18: never an enemy) and its Dexterity (R4, 0 without one).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Row {
+    facts: ContactFacts,
+    horse: bool,
+    dex: u8,
+}
+
+/// What a mover of one side reads of its enemies, computed when first asked.
+#[derive(Default)]
+struct Enemies {
+    /// D16: cells touching an enemy that is not a horse, sorted.
+    contacts: Option<Vec<Cell>>,
+    /// R4: every enemy's cell with its Dexterity, sorted by cell, one a cell.
+    foes: Option<Vec<(Cell, u8)>>,
+    /// D16: the cells touching the front of an enemy the mover is not exempt from, sorted,
+    /// by what the exemption reads of the mover.
+    stops: HashMap<StopKey, Vec<Cell>>,
+}
+
+/// What [`exemption`] reads of the mover: side, encumbrance, stand size, weight, and which
+/// side holds the initiative.
+type StopKey = (u8, Encumbrance, u8, u32, Option<u8>);
+
+/// Every figure's facts as last read, and what each side's movers read of their enemies.
+#[derive(Default)]
+struct Kept {
+    query: Option<QueryState<FactQuery>>,
+    raw: Vec<Raw>,
+    /// Index into `raw` of each entity (by entity index); stale entries are checked.
+    slot: Vec<u32>,
+    rows: Vec<Row>,
+    /// By the mover's side.
+    sides: Vec<Enemies>,
+}
+
+/// The kept facts of a world (see the module's doc). Inserted by the simulation plugin; a
+/// world without it has its moves set up from a fresh read each time.
+#[derive(Resource, Default)]
+pub struct KeptFacts(Mutex<Kept>);
+
+/// What a move set up for one figure reads of the others.
+pub(super) struct Around {
+    /// The mover's own facts (`None` for a figure not on the board as a figure).
+    pub me: Option<ContactFacts>,
+    /// Its Dexterity.
+    pub dex: u8,
+    /// Enemies whose front its cell touches, in the order the figures are read.
+    pub touching: Vec<ContactFacts>,
+    /// D16 stop cells, sorted.
+    pub stops: Vec<Cell>,
+    /// D16 contact cells, sorted.
+    pub contacts: Vec<Cell>,
+    /// R4: hostile cells with their Dexterity, sorted by cell.
+    pub foes: Vec<(Cell, u8)>,
+}
+
+/// What `unit` reads of the other figures now, from the kept facts when `world` has them.
+pub(super) fn around(world: &mut World, unit: Entity, initiative: Option<u8>) -> Around {
+    if world.get_resource::<KeptFacts>().is_none() {
+        let mut fresh = Kept {
+            query: Some(world.query::<FactQuery>()),
+            ..Default::default()
+        };
+        return fresh.around(world, unit, initiative);
+    }
+    if world.resource::<KeptFacts>().lock().query.is_none() {
+        let q = world.query::<FactQuery>();
+        world.resource::<KeptFacts>().lock().query.get_or_insert(q);
+    }
+    let world: &World = world;
+    world
+        .resource::<KeptFacts>()
+        .lock()
+        .around(world, unit, initiative)
+}
+
+impl KeptFacts {
+    /// The kept facts (a panic while they were held leaves them as they were: each read
+    /// compares everything again anyway).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Enemies {
+    fn forget(&mut self) {
+        self.contacts = None;
+        self.foes = None;
+        self.stops.clear();
+    }
+}
+
+impl Kept {
+    /// Reads every figure again, forgetting what a side's movers read of their enemies when
+    /// a figure of another side is no longer as it was.
+    fn read(&mut self, world: &World) {
+        let q = self.query.as_mut().expect("a query");
+        self.raw.clear();
+        for (e, side, pos, facing, stand, weight, enc, riding, carried, troop, dex) in q.iter(world)
+        {
+            self.raw.push(Raw {
+                e,
+                side: side.0,
+                cell: pos.0,
+                facing: facing.0,
+                stand: *stand,
+                weight: weight.0,
+                enc: enc.map(|x| x.0),
+                riding: riding.map(|r| r.0),
+                carried: carried.is_some(),
+                horse: troop.is_some_and(|t| t.0 == TroopType::Horse),
+                dex: dex.map_or(0, |d| d.0),
+            });
+        }
+        for (i, r) in self.raw.iter().enumerate() {
+            let k = r.e.index_u32() as usize;
+            if self.slot.len() <= k {
+                self.slot.resize(k + 1, u32::MAX);
+            }
+            self.slot[k] = i as u32;
+        }
+        let mut n = 0;
+        for i in 0..self.raw.len() {
+            let r = self.raw[i];
+            if r.carried {
+                continue;
+            }
+            // A rider touches with its mount's stand and weighs with it (D16).
+            let mount = r.riding.and_then(|m| {
+                let j = *self.slot.get(m.index_u32() as usize)? as usize;
+                self.raw.get(j).filter(|x| x.e == m)
+            });
+            let (shape, size, weight) = match mount {
+                Some(m) => (m.stand.shape, m.stand.size, r.weight + m.weight),
+                None => (r.stand.shape, r.stand.size, r.weight),
+            };
+            let row = Row {
+                facts: ContactFacts {
+                    entity: r.e,
+                    side: r.side,
+                    cell: r.cell,
+                    facing: r.facing,
+                    shape,
+                    size,
+                    weight,
+                    enc: r.enc.unwrap_or(Encumbrance::None),
+                },
+                horse: r.horse,
+                dex: r.dex,
+            };
+            match self.rows.get(n).copied() {
+                Some(old) if old == row => {}
+                Some(old) => {
+                    forget_enemies_of(&mut self.sides, old.facts.side);
+                    forget_enemies_of(&mut self.sides, row.facts.side);
+                    self.rows[n] = row;
+                }
+                None => {
+                    forget_enemies_of(&mut self.sides, row.facts.side);
+                    self.rows.push(row);
+                }
+            }
+            n += 1;
+        }
+        for old in self.rows.drain(n..) {
+            forget_enemies_of(&mut self.sides, old.facts.side);
+        }
+    }
+
+    fn around(&mut self, world: &World, unit: Entity, initiative: Option<u8>) -> Around {
+        self.read(world);
+        let grid = world.resource::<crate::sim::world::Rules>().0.grid;
+        let board = &world.resource::<crate::sim::world::Map>().0;
+        let Some(me) = self.rows.iter().find(|r| r.facts.entity == unit).copied() else {
+            return Around {
+                me: None,
+                dex: 0,
+                touching: Vec::new(),
+                stops: Vec::new(),
+                contacts: Vec::new(),
+                foes: Vec::new(),
+            };
+        };
+        let side = me.facts.side as usize;
+        if self.sides.len() <= side {
+            self.sides.resize_with(side + 1, Enemies::default);
+        }
+        let rows = &self.rows;
+        let enemies = || rows.iter().filter(|r| r.facts.side != me.facts.side);
+        let mine = &mut self.sides[side];
+        let contacts = mine.contacts.get_or_insert_with(|| {
+            let cells = enemies()
+                .filter(|r| !r.horse)
+                .flat_map(|r| grid.neighbours(r.facts.cell).map(|(_, c)| c));
+            sorted_cells(board, cells)
+        });
+        let contacts = contacts.clone();
+        let foes = mine.foes.get_or_insert_with(|| {
+            let mut v: Vec<(Cell, u8)> = enemies().map(|r| (r.facts.cell, r.dex)).collect();
+            v.sort();
+            v.dedup_by_key(|f| f.0);
+            v
+        });
+        let foes = foes.clone();
+        let f = &me.facts;
+        let key = (f.side, f.enc, f.size, f.weight, initiative);
+        let stops = mine
+            .stops
+            .entry(key)
+            .or_insert_with(|| stop_cells(grid, board, &me.facts, enemies(), initiative))
+            .clone();
+        let touching = enemies()
+            .filter(|r| touches_front(grid, &r.facts, me.facts.cell))
+            .map(|r| r.facts)
+            .collect();
+        Around {
+            me: Some(me.facts),
+            dex: me.dex,
+            touching,
+            stops,
+            contacts,
+            foes,
+        }
+    }
+}
+
+/// Every side but `side` has an enemy that changed: what its movers read is forgotten.
+fn forget_enemies_of(sides: &mut [Enemies], side: u8) {
+    for (s, e) in sides.iter_mut().enumerate() {
+        if s != side as usize {
+            e.forget();
+        }
+    }
+}
+
+/// D16: the cells touching the front of an enemy `me` is not exempt from, sorted.
+fn stop_cells<'a>(
+    grid: GridKind,
+    board: &Board,
+    me: &ContactFacts,
+    enemies: impl Iterator<Item = &'a Row>,
+    initiative: Option<u8>,
+) -> Vec<Cell> {
+    let mut stops = Vec::new();
+    for enemy in enemies.map(|r| &r.facts) {
+        if exemption(me, enemy, initiative) != Exemption::None {
+            continue;
+        }
+        for (_, c) in grid.neighbours(enemy.cell) {
+            if touches_front(grid, enemy, c) {
+                stops.push(c);
+            }
+        }
+    }
+    sorted_cells(board, stops.into_iter())
+}
