@@ -677,7 +677,20 @@ fn i2_every_row_and_every_face_rolled_with_fixed_seeds() {
             let orders = play_side(&mut g, 0);
             let r = g.app.world().resource::<ActionRolls>().0[0].clone();
             assert_eq!(r.roll, face, "seed {seed} replays");
-            assert_eq!(orders.last(), Some(&Order::EndSide));
+            // The half-move ends, or a whole unit that fled off the map edge (rout, issue 12)
+            // ended the battle in the middle of it.
+            let routed = g.outcome().is_some();
+            assert!(
+                routed || orders.last() == Some(&Order::EndSide),
+                "{band:?} d6 {face}: {orders:?}"
+            );
+            if routed {
+                assert!(
+                    matches!(r.intent.conduct, Conduct::Retire { .. }),
+                    "{band:?} d6 {face}: only a flight routs, not {:?}",
+                    r.action
+                );
+            }
             let moved = orders.iter().any(|o| matches!(o, Order::Move { .. }));
             let should_move = !matches!(r.intent.conduct, Conduct::Stand);
             assert_eq!(
