@@ -388,7 +388,14 @@ fn check_moved(active: &mut Option<NonSendMut<ActiveGame>>, d: &Driver) -> Optio
     // A figure whose move ended on the edge its Exit objective names has left the map
     // (issue 12): the log says so instead of a cell.
     let left = format!("{} leaves the map by", d.unit);
-    if at.is_none() && snap.log.iter().rev().take(4).any(|l| l.text.contains(&left)) {
+    if at.is_none()
+        && snap
+            .log
+            .iter()
+            .rev()
+            .take(4)
+            .any(|l| l.text.contains(&left))
+    {
         return None;
     }
     (at != target).then(|| format!("{} is at {at:?}, not {target:?}", d.unit))
