@@ -210,7 +210,7 @@ fn release(
     let mut stacked: HashMap<Cell, f32> = HashMap::new();
     for e in pending.0.drain(..) {
         let k = stacked.entry(e.cell).or_insert(0.0);
-        let at = layout.cell_to_world(e.cell) + Vec2::new(0.0, 0.2 + *k * 0.28) * layout.cell;
+        let at = layout.cell_to_world(e.cell) + Vec2::new(0.0, 0.25 + *k * 0.42) * layout.cell;
         *k += 1.0;
         let colour = if e.hurt {
             Color::srgb(1.0, 0.3, 0.25)
@@ -224,11 +224,11 @@ fn release(
             },
             Text2d::new(e.text),
             TextFont {
-                font_size: FontSize::Px(0.36 * layout.cell),
+                font_size: FontSize::Px(0.5 * layout.cell),
                 ..default()
             },
             TextColor(colour),
-            bevy::text::TextBackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+            bevy::text::TextBackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.75)),
             Transform::from_translation(at.extend(Z_COUNTERS + 6.0)),
         ));
         if e.hurt {

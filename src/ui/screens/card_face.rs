@@ -119,12 +119,26 @@ pub fn card_face(
     painter.rect_filled(band, 5.0, p.band);
     let (title, aim) = title_and_aim(card);
     let small = egui::FontId::proportional(10.5);
-    let name = painter.layout(
-        title,
+    // The name fits the band: two lines at most, in a smaller type for a long one
+    // ("PASSIVE SHIELD PARRY"); the coin's room is left only on a card that costs blows.
+    let room = band.width() - if card.cost > 0 { 24.0 } else { 8.0 };
+    let mut name = painter.layout(
+        title.clone(),
         egui::FontId::proportional(12.0),
         egui::Color32::WHITE,
-        band.width() - 24.0,
+        room,
     );
+    for size in [10.5, 9.0] {
+        if name.size().y <= band.height() {
+            break;
+        }
+        name = painter.layout(
+            title.clone(),
+            egui::FontId::proportional(size),
+            egui::Color32::WHITE,
+            room,
+        );
+    }
     painter.galley(
         band.left_top() + egui::vec2(4.0, (band.height() - name.size().y) / 2.0),
         name,

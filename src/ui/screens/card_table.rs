@@ -22,6 +22,8 @@ struct Keys {
     back: bool,
     digit: Option<usize>,
     enter: bool,
+    /// P: the side passes for the rest of this melee.
+    pass: bool,
     /// L, R, B or N: the first dodge guess due (Left, Right, Back, no guess).
     guess: Option<Option<GuessDir>>,
 }
@@ -43,6 +45,7 @@ fn read_keys(ctx: &egui::Context) -> Keys {
         back: i.modifiers.shift,
         digit: DIGITS.iter().position(|&k| i.key_pressed(k)).map(|d| d + 1),
         enter: i.key_pressed(egui::Key::Enter),
+        pass: i.key_pressed(egui::Key::P),
         guess: [
             (egui::Key::L, Some(GuessDir::Left)),
             (egui::Key::R, Some(GuessDir::Right)),
@@ -245,6 +248,7 @@ fn confirm_row(
     overlay: &CardOverlay,
     picks: &mut Picks,
     enter: bool,
+    pass: bool,
 ) -> Option<CardsAnswer> {
     let ready = ready_picks(overlay, picks);
     let open = undecided(overlay, picks);
@@ -286,13 +290,14 @@ fn confirm_row(
             }
         }
         if ui
-            .button("Pass for the rest of this melee")
+            .button("Pass for the rest of this melee (P)")
             .on_hover_text(
                 "Every figure of your side plays PASSIVE SHIELD PARRY from now to the end of \
                  this melee phase (after six in a row, D7 makes it play the first card it may), \
                  and makes no dodge guesses.",
             )
             .clicked()
+            || pass
         {
             answer = Some(CardsAnswer::PassRest);
         }
@@ -319,6 +324,7 @@ pub fn show_cards(
             back: false,
             digit: None,
             enter: false,
+            pass: false,
             guess: None,
         }
     };
@@ -383,7 +389,7 @@ pub fn show_cards(
             return;
         }
         ui.separator();
-        if let Some(a) = confirm_row(ui, overlay, picks, keys.enter) {
+        if let Some(a) = confirm_row(ui, overlay, picks, keys.enter, keys.pass) {
             answer = Some(a);
         }
     });

@@ -123,7 +123,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         "Cards",
-        "Pass for the rest of this melee",
+        "P, or Pass for the rest of this melee",
         "Your side parries until the melee phase ends",
     ),
     b(

@@ -4,7 +4,8 @@
 //! towards it (the cell clicked on the map), the hand-over screens, charge orders and fire
 //! phases are passed with Enter, and once figures meet, every card round is fought through
 //! the card table: the first blow picked by clicking the enemy on the map, the rest with the
-//! number keys and Tab, dodge guesses with their keys, each reveal read and closed with Enter
+//! number keys and Tab, dodge guesses with their keys, each reveal read and closed with Enter;
+//! a side none of whose figures can strike passes for the rest of the melee (P)
 //! — until the next turn's initiative. It saves `chooser.png`, `reveal.png` and
 //! `results.png` under `DIR`, prints `E2E PASS …` or `E2E FAIL …` and exits accordingly.
 
@@ -91,6 +92,9 @@ struct Driver {
 const WARMUP: u32 = 90;
 const BEAT: u32 = 4;
 const LIMIT: u32 = 12_000;
+/// Most card rounds a melee phase may take (as `tests/integration/melee_ends.rs`): every
+/// figure's blows, at most 8, spent one at least every seventh round (D7).
+const MAX_REVEALS: u32 = 7 * 8 + 1;
 /// Moves each side makes in a half-move before ending it.
 const MOVES_PER_HALF: u32 = 3;
 
@@ -106,6 +110,7 @@ fn key_of(c: char) -> (KeyCode, Key) {
         '8' => KeyCode::Digit8,
         '9' => KeyCode::Digit9,
         'n' => KeyCode::KeyN,
+        'p' => KeyCode::KeyP,
         _ => KeyCode::KeyB,
     };
     (code, Key::Character(c.to_string().into()))
@@ -180,6 +185,7 @@ fn drive(
     let frame = d.frame;
     if frame > LIMIT {
         d.wait_until = u32::MAX;
+        keep_game(&mut active, &d.out);
         let log = d.log.join(" | ");
         println!("E2E FAIL melee: timed out; {log}");
         input.exit.write(AppExit::error());
@@ -243,6 +249,7 @@ fn drive(
     let free = s.rects.free_area(w.size());
     if let Some(why) = decide(&mut d, &mut active, &s, &mirrors, &to_screen, free) {
         d.wait_until = u32::MAX;
+        keep_game(&mut active, &d.out);
         match why {
             Ok(pass) => {
                 println!("E2E PASS melee: {pass}");
@@ -253,6 +260,17 @@ fn drive(
                 println!("E2E FAIL melee: {fail}; {log}");
                 input.exit.write(AppExit::error());
             }
+        }
+    }
+}
+
+/// Saves the game as it stands to `out/game.ron`, so a run that failed can be loaded and
+/// looked at (`warhorse --load`, or the Load dialog).
+fn keep_game(active: &mut Option<NonSendMut<ActiveGame>>, out: &std::path::Path) {
+    if let Some(a) = active.as_deref() {
+        let _ = std::fs::create_dir_all(out);
+        if let Err(e) = super::saves::save_named(&a.game, out, "game") {
+            println!("E2E note: the game could not be saved: {e}");
         }
     }
 }
@@ -296,6 +314,11 @@ fn decide(
     match &s.overlays.dialog {
         Some(Dialog::Reveal(_)) => {
             d.reveals += 1;
+            if d.reveals > MAX_REVEALS {
+                return Some(Err(format!(
+                    "the melee is still going after {MAX_REVEALS} card rounds"
+                )));
+            }
             if !d.shots.contains("reveal.png") {
                 shot(q, "reveal.png");
                 d.results_due = true;
@@ -320,6 +343,19 @@ fn decide(
         if o.hands.is_empty() {
             // Only dodge guesses: guess Back, as a player who saw the dodger step away.
             let (code, key) = key_of('b');
+            tap(q, code, key);
+            return None;
+        }
+        // Nothing any figure of the side can strike: as a player would, pass for the rest of
+        // the melee (the key P) rather than parry round after round.
+        let strikes = |h: &&super::cards::FigureHand| {
+            table_cards(h, &s.picks)
+                .iter()
+                .any(|c| c.kind == CardKind::Melee && c.verdict.is_ok() && c.target.is_some())
+        };
+        if !o.hands.iter().any(|h| strikes(&h)) {
+            d.log.push(format!("T{} {} passes", s.view.turn, o.side));
+            let (code, key) = key_of('p');
             tap(q, code, key);
             return None;
         }
