@@ -108,7 +108,14 @@ pub fn draw_banner(
                 .fill(egui::Color32::from_black_alpha(210))
                 .inner_margin(egui::Margin::symmetric(24, 10))
                 .show(ui, |ui| {
-                    ui.label(egui::RichText::new(text).color(colour).size(22.0).strong());
+                    // One line, never wrapped: an area centred on a point offers its text
+                    // only the width left of that point on its first frame.
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(text).color(colour).size(22.0).strong(),
+                        )
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                    );
                 });
         });
     Ok(())

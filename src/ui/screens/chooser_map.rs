@@ -188,3 +188,151 @@ pub fn draw_chooser_marks(
         }
     }
 }
+
+/// Where the card table lay on screen at its last drawing (logical pixels; `None` while it is
+/// not up), and the objectives panel beside it, so the map can keep the figure being decided
+/// out from under them.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct TableRect {
+    /// The card table.
+    pub table: Option<Rect>,
+    /// The objectives panel, when it is open over the map.
+    pub aside: Option<Rect>,
+}
+
+/// Pans the map, once each time the table turns to another figure, so that figure stands in
+/// the part of the map the card table and the panels leave uncovered: its enemies are picked
+/// by clicking them, so they must be seen. A figure already in the open is left where it is.
+/// When the melee is over (the next half-move), the map goes back to where it was.
+#[allow(clippy::too_many_arguments)]
+pub fn keep_in_view(
+    view: Res<ScreenView>,
+    game: Res<crate::ui::bridge::GameView>,
+    picks: Res<Picks>,
+    table: Res<TableRect>,
+    rects: Res<crate::ui::play::panels::UiRects>,
+    layout: Option<Res<MapLayout>>,
+    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<
+        (&Camera, &GlobalTransform, &mut Transform),
+        With<crate::ui::camera::MapCamera>,
+    >,
+    mut last: Local<Option<String>>,
+    mut home: Local<Option<Vec3>>,
+) {
+    let Some(overlay) = view.cards.as_ref().filter(|o| !o.hands.is_empty()) else {
+        *last = None;
+        if game.phase.is_half_move()
+            && let Some(back) = home.take()
+            && let Ok((_, _, mut tf)) = camera.single_mut()
+        {
+            tf.translation = back;
+        }
+        return;
+    };
+    let unit = &overlay.hands[picks.current.min(overlay.hands.len() - 1)].unit;
+    let (Some(table_at), Some(layout)) = (table.table, layout) else {
+        return;
+    };
+    if last.as_ref() == Some(unit) {
+        return;
+    }
+    let (Ok(window), Ok((cam, cam_tf, mut tf))) = (windows.single(), camera.single_mut()) else {
+        return;
+    };
+    let places: Vec<(String, Cell)> = mirrors.iter().map(|(f, p)| (f.0.clone(), p.0)).collect();
+    let Some(at) = cell_of(&places, unit) else {
+        return;
+    };
+    *last = Some(unit.clone());
+    let free = rects.free_area(window.size());
+    let open = uncovered(free, table_at, table.aside);
+    // The figure and the nearest enemy its cards strike, as one pair: their middle is brought
+    // into the open (an archer's far targets would pull the figure itself out of sight).
+    let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];
+    let own = layout.cell_to_world(at);
+    let nearest = hand
+        .targets
+        .iter()
+        .filter_map(|t| cell_of(&places, t))
+        .map(|c| layout.cell_to_world(c))
+        .min_by(|a, b| a.distance_squared(own).total_cmp(&b.distance_squared(own)));
+    let figure = nearest.map_or(own, |foe| (own + foe) / 2.0);
+    let on_screen = |p: Vec2| cam.world_to_viewport(cam_tf, p.extend(0.0)).ok();
+    let (Some(seen), Some(corner)) = (on_screen(own), on_screen(own + Vec2::splat(layout.cell)))
+    else {
+        return;
+    };
+    // Three quarters of a cell on screen of margin: the figure's ring and arrows show too.
+    let inner = open.inflate(-(corner.x - seen.x).abs() * 0.75);
+    let foe_seen = nearest.is_none_or(|f| on_screen(f).is_some_and(|p| open.contains(p)));
+    if inner.contains(seen) && foe_seen {
+        return;
+    }
+    // A pair too far apart to show together (an archer and its nearest mark): the figure.
+    let apart = nearest
+        .and_then(on_screen)
+        .is_some_and(|f| (f - seen).abs().cmpgt(open.size() * 0.7).any());
+    let figure = if apart { own } else { figure };
+    if let Ok(shown_at_centre) = cam.viewport_to_world_2d(cam_tf, open.center()) {
+        home.get_or_insert(tf.translation);
+        tf.translation += (figure - shown_at_centre).extend(0.0);
+    }
+}
+
+/// The larger of the two parts of `free` above and below `table`, less the side that `aside`
+/// covers when it reaches into that part.
+fn uncovered(free: Rect, table: Rect, aside: Option<Rect>) -> Rect {
+    let above = Rect::new(
+        free.min.x,
+        free.min.y,
+        free.max.x,
+        table.min.y.max(free.min.y),
+    );
+    let below = Rect::new(
+        free.min.x,
+        table.max.y.min(free.max.y),
+        free.max.x,
+        free.max.y,
+    );
+    let mut open = if above.height() >= below.height() {
+        above
+    } else {
+        below
+    };
+    if let Some(a) = aside.filter(|a| !a.intersect(open).is_empty()) {
+        if a.center().x >= open.center().x {
+            open.max.x = a.min.x.max(open.min.x);
+        } else {
+            open.min.x = a.max.x.min(open.max.x);
+        }
+    }
+    open
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_open_part_is_the_larger_one_beside_the_objectives() {
+        let free = Rect::new(300.0, 30.0, 1280.0, 610.0);
+        let table = Rect::new(380.0, 190.0, 1190.0, 600.0);
+        assert_eq!(
+            uncovered(free, table, None),
+            Rect::new(300.0, 30.0, 1280.0, 190.0)
+        );
+        let low = Rect::new(380.0, 300.0, 1190.0, 600.0);
+        let objectives = Rect::new(1020.0, 40.0, 1270.0, 210.0);
+        assert_eq!(
+            uncovered(free, low, Some(objectives)),
+            Rect::new(300.0, 30.0, 1020.0, 300.0)
+        );
+        let table_top = Rect::new(380.0, 30.0, 1190.0, 400.0);
+        assert_eq!(
+            uncovered(free, table_top, Some(objectives)),
+            Rect::new(300.0, 400.0, 1280.0, 610.0)
+        );
+    }
+}

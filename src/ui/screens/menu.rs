@@ -72,6 +72,7 @@ pub fn side_colour32(side: u8) -> egui::Color32 {
 }
 
 /// The in-game egui system; see [`playing_ui`].
+#[allow(clippy::too_many_arguments)]
 pub fn draw_playing(
     mut contexts: EguiContexts,
     view: Res<ScreenView>,
@@ -80,14 +81,26 @@ pub fn draw_playing(
     mut picks: ResMut<Picks>,
     mut actions: ResMut<ScreenActions>,
     effects: Option<Res<crate::ui::effects::EffectsPlaying>>,
+    mut table: ResMut<super::chooser_map::TableRect>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The results of the last round play on the map before the next card table covers it.
     if effects.is_some_and(|e| e.0) && view.cards.is_some() {
+        table.set_if_neq(super::chooser_map::TableRect::default());
         return Ok(());
     }
     let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks);
     actions.0.extend(asked);
+    // Where the table lies now, for `chooser_map::keep_in_view`.
+    let rect = |id: &str| {
+        ctx.memory(|m| m.area_rect(egui::Id::new(id)))
+            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+    };
+    let up = view.cards.is_some() && handover.waiting_for.is_none() && !overlays.blocking();
+    table.set_if_neq(super::chooser_map::TableRect {
+        table: rect("warhorse-cards").filter(|_| up),
+        aside: rect("Objectives").filter(|_| up),
+    });
     Ok(())
 }
 

@@ -83,6 +83,7 @@ impl Plugin for ScreensPlugin {
                     fire::draw_fire_lines,
                     battle::draw_objective_marks,
                     chooser_map::draw_chooser_marks,
+                    chooser_map::keep_in_view,
                 )
                     .after(PlaySet::View)
                     .run_if(in_state(Screen::Playing)),
@@ -105,6 +106,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<reveal::RevealWatch>()
             .init_resource::<cards::Cards>()
             .init_resource::<cards::Picks>()
+            .init_resource::<chooser_map::TableRect>()
             .init_resource::<ScreenActions>()
             .init_resource::<Overlays>()
             .init_resource::<ScreenView>()
