@@ -253,6 +253,13 @@ fn confirm_row(
     let ready = ready_picks(overlay, picks);
     let open = undecided(overlay, picks);
     let mut answer = None;
+    if !super::cards::can_strike(overlay) {
+        ui.colored_label(
+            egui::Color32::from_rgb(240, 205, 110),
+            "None of your figures can strike an enemy this round: pass for the rest of this \
+             melee (P) unless you want to move, dodge or parry.",
+        );
+    }
     if picks.asking && !open.is_empty() {
         ui.colored_label(
             egui::Color32::from_rgb(240, 205, 110),

@@ -256,6 +256,18 @@ pub fn shown_cards(hand: &FigureHand, show_all: bool) -> Vec<&CardView> {
         .collect()
 }
 
+/// Whether any figure of the overlay may play a MELEE card aimed at an enemy (a blow, a kick,
+/// a shot…). When none may, the side can only parry, dodge or shuffle this round, and the
+/// table suggests passing for the rest of the melee (issue 11: no round after round of
+/// hand-overs for nothing).
+pub fn can_strike(overlay: &CardOverlay) -> bool {
+    overlay.hands.iter().any(|h| {
+        h.cards
+            .iter()
+            .any(|c| c.kind == CardKind::Melee && c.verdict.is_ok() && c.target.is_some())
+    })
+}
+
 /// The figures of the overlay that the player has picked nothing for: on Confirm they would
 /// play PASSIVE SHIELD PARRY, so the overlay asks first.
 pub fn undecided(overlay: &CardOverlay, picks: &Picks) -> Vec<String> {

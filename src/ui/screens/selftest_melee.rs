@@ -348,12 +348,7 @@ fn decide(
         }
         // Nothing any figure of the side can strike: as a player would, pass for the rest of
         // the melee (the key P) rather than parry round after round.
-        let strikes = |h: &&super::cards::FigureHand| {
-            table_cards(h, &s.picks)
-                .iter()
-                .any(|c| c.kind == CardKind::Melee && c.verdict.is_ok() && c.target.is_some())
-        };
-        if !o.hands.iter().any(|h| strikes(&h)) {
+        if !super::cards::can_strike(o) {
             d.log.push(format!("T{} {} passes", s.view.turn, o.side));
             let (code, key) = key_of('p');
             tap(q, code, key);

@@ -424,6 +424,33 @@ fn confirm_with_undecided_figures_asks_first() {
     assert!(undecided(&overlay, &picks).is_empty());
 }
 
+/// Issue 11: the table suggests passing for the rest of the melee exactly when no figure of
+/// the side may play a MELEE card aimed at an enemy (a refused one does not count).
+#[test]
+fn passing_is_suggested_only_when_nobody_can_strike() {
+    use warhorse::ui::screens::cards::{CardOverlay, can_strike};
+    let aimed = |verdict: Result<(), &str>| {
+        let mut c = card("DELIVER BLOW at levy", CardKind::Melee, 1, verdict);
+        c.target = Some("levy".into());
+        c
+    };
+    let mut overlay = CardOverlay {
+        side: 0,
+        side_name: "Red".into(),
+        hands: rules_hands(0),
+        guesses: Vec::new(),
+        dirs: 8,
+    };
+    // Untargeted cards only (a TAC card, a parry): nothing to strike.
+    assert!(!can_strike(&overlay));
+    overlay.hands[0]
+        .cards
+        .push(aimed(Err("D11: levy is 2 cells away; its reach is 1")));
+    assert!(!can_strike(&overlay));
+    overlay.hands[0].cards.push(aimed(Ok(())));
+    assert!(can_strike(&overlay));
+}
+
 /// Issue 11: one figure at a time, and by default only the cards it may play — exactly those
 /// the rules accept (every card shown has an `Ok` verdict from the rules' hand); the toggle
 /// shows the rest, greyed with their rule.
