@@ -39,8 +39,9 @@ pub struct Threats {
     targets: BTreeMap<String, usize>,
 }
 
-/// Computes the enemies' next reachable areas near the side's commanded units. Called once
-/// at the start of the side's half-move.
+/// Computes the enemies' next reachable areas near the side's commanded units. Called before
+/// each of the side's orders; it works only once a half-move, and again when a figure has left
+/// the map (its stamp counts the figures).
 pub fn prepare(world: &mut World, view: &View, side: u8, _cache: &mut FieldCache) {
     let stamp = (view.turn, view.phase.label(), side, view.figs.len());
     if world

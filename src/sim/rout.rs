@@ -9,7 +9,7 @@
 //! so a refused move never routs anyone, and replaying the orders routs the same figures.
 
 use super::action_roll::ActionRolls;
-use super::components::{CarriedBy, FigureId, Leads, Position, RidingOn};
+use super::components::{CarriedBy, CombatStatus, FigureId, Leads, Position, RidingOn};
 use super::groups::Groups;
 use super::phase::{Phase, TurnState, log_line};
 use super::victory::{Judge, fact_of};
@@ -125,5 +125,32 @@ fn leave(world: &mut World, e: Entity, id: &str, how: Departure) {
     for x in going {
         world.entity_mut(x).despawn();
     }
+    release_holds(
+        world,
+        &facts.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(),
+    );
     sync_occupancy(world);
+}
+
+/// Takes the figures `gone` (off the map) out of every hold still on the map (RESTRAINT,
+/// BREAK FREE), as `rules::melee::effects::release_all` does for a figure that falls: a
+/// figure held by one that left is free, and one that held it holds nobody.
+fn release_holds(world: &mut World, gone: &[&str]) {
+    let mut q = world.query::<&mut CombatStatus>();
+    for mut st in q.iter_mut(world) {
+        let held =
+            st.0.restrained_by
+                .iter()
+                .any(|x| gone.contains(&x.as_str()));
+        let holding =
+            st.0.restraining
+                .as_deref()
+                .is_some_and(|x| gone.contains(&x));
+        if held {
+            st.0.restrained_by.retain(|x| !gone.contains(&x.as_str()));
+        }
+        if holding {
+            st.0.restraining = None;
+        }
+    }
 }

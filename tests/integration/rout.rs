@@ -146,6 +146,36 @@ fn i2_a_refused_move_routs_nobody() {
     assert_eq!(g.restores(), 0, "validated before applied");
 }
 
+/// A figure that leaves the map lets go of the enemy it held (RESTRAINT): nobody is left
+/// held by a figure that is gone, which would bar its every move.
+#[test]
+fn a_figure_leaving_the_map_releases_its_holds() {
+    use warhorse::rules::melee::fight::CombatState;
+    use warhorse::sim::components::CombatStatus;
+    let level =
+        level(r#", objectives: [(side: "Red", goal: Exit(figures: ["r"], edge: E), points: 5)]"#);
+    let mut g = red_to_move(&level, 1);
+    let world = g.app.world_mut();
+    let (r, a) = (
+        warhorse::sim::world::find_figure(world, "r").expect("r"),
+        warhorse::sim::world::find_figure(world, "a").expect("a"),
+    );
+    world.entity_mut(r).insert(CombatStatus(CombatState {
+        restraining: Some("a".into()),
+        ..CombatState::default()
+    }));
+    world.entity_mut(a).insert(CombatStatus(CombatState {
+        restrained_by: vec!["r".into()],
+        ..CombatState::default()
+    }));
+    g.order(&step_to_the_edge()).expect("one step east");
+    assert!(!g.snapshot().figures.iter().any(|f| f.id == "r"), "r left");
+    let world = g.app.world_mut();
+    let a = warhorse::sim::world::find_figure(world, "a").expect("a");
+    let held = world.get::<CombatStatus>(a).expect("a's state");
+    assert!(held.0.restrained_by.is_empty(), "{:?}", held.0);
+}
+
 #[test]
 fn an_exit_figure_leaves_by_its_edge_and_is_not_lost() {
     let level =

@@ -219,12 +219,16 @@ pub fn keep_in_view(
         With<crate::ui::camera::MapCamera>,
     >,
     mut last: Local<Option<String>>,
-    mut home: Local<Option<Vec3>>,
+    mut home: Local<Option<(u64, Vec3)>>,
 ) {
+    // Where the map was before the melee slid it, for this game only.
+    if home.is_some_and(|(serial, _)| serial != game.serial) {
+        *home = None;
+    }
     let Some(overlay) = view.cards.as_ref().filter(|o| !o.hands.is_empty()) else {
         *last = None;
-        if game.phase.is_half_move()
-            && let Some(back) = home.take()
+        if (game.phase.is_half_move() || game.over.is_some())
+            && let Some((_, back)) = home.take()
             && let Ok((_, _, mut tf)) = camera.single_mut()
         {
             tf.translation = back;
@@ -276,7 +280,7 @@ pub fn keep_in_view(
         .is_some_and(|f| (f - seen).abs().cmpgt(open.size() * 0.7).any());
     let figure = if apart { own } else { figure };
     if let Ok(shown_at_centre) = cam.viewport_to_world_2d(cam_tf, open.center()) {
-        home.get_or_insert(tf.translation);
+        home.get_or_insert((game.serial, tf.translation));
         tf.translation += (figure - shown_at_centre).extend(0.0);
     }
 }

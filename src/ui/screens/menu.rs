@@ -99,7 +99,7 @@ pub fn draw_playing(
     let up = view.cards.is_some() && handover.waiting_for.is_none() && !overlays.blocking();
     table.set_if_neq(super::chooser_map::TableRect {
         table: rect("warhorse-cards").filter(|_| up),
-        aside: rect("Objectives").filter(|_| up),
+        aside: rect("objectives-panel").filter(|_| up),
     });
     Ok(())
 }

@@ -78,6 +78,8 @@ struct Driver {
     melee_turn: Option<u32>,
     /// Card rounds revealed.
     reveals: u32,
+    /// A reveal is up and counted (it may stay up for several beats).
+    in_reveal: bool,
     results_due: bool,
     /// Figures already given a card in this chooser (by the chooser's key).
     picked: (Option<(usize, u8)>, HashSet<String>),
@@ -313,7 +315,10 @@ fn decide(
     }
     match &s.overlays.dialog {
         Some(Dialog::Reveal(_)) => {
-            d.reveals += 1;
+            if !d.in_reveal {
+                d.in_reveal = true;
+                d.reveals += 1;
+            }
             if d.reveals > MAX_REVEALS {
                 return Some(Err(format!(
                     "the melee is still going after {MAX_REVEALS} card rounds"
@@ -330,7 +335,7 @@ fn decide(
             enter(q);
             return None;
         }
-        None => {}
+        None => d.in_reveal = false,
     }
     if d.results_due {
         d.results_due = false;

@@ -39,7 +39,7 @@ pub enum Step {
     Fire,
     /// D5: a steed's gait changed (its reach on the map grows or shrinks).
     Gait,
-    /// D14: a knight moved.
+    /// D4: a knight moved in the half-move.
     Move,
     /// H3–H7: a horse at a walk turned.
     TurnAtWalk,
@@ -86,7 +86,7 @@ impl Step {
             Step::Fire => (
                 "Fire",
                 "Robin carries a bow. In the fire window, choose Robin and shoot at a Blue \
-                 footman: the chance to hit is shown before you roll (D3, K2).",
+                 footman: the chance to hit is shown before you roll (D3).",
             ),
             Step::Gait => (
                 "Change gait and watch the reach",
