@@ -15,7 +15,7 @@ use super::phase::{Phase, TurnState, log_line};
 use super::victory::{Judge, fact_of};
 use super::world::{Map, find_figure, sync_occupancy};
 use crate::rules::actions::Conduct;
-use crate::rules::rout::{exit_by, routs};
+use crate::rules::rout::{exit_by, on_edge, routs};
 use crate::rules::victory::{Departure, Edge, Goal};
 use crate::sim::log::GameLog;
 use bevy::prelude::*;
@@ -51,6 +51,10 @@ pub fn after_move(world: &mut World, unit: &str) -> Option<Departure> {
         let m = &world.resource::<Map>().0;
         (m.width, m.height)
     };
+    // Both ways off the map start on its edge; most moves end inside it.
+    if !on_edge(at, w, h) {
+        return None;
+    }
     let edges: Vec<_> = world
         .get_resource::<Judge>()
         .map(|j| {
