@@ -401,7 +401,10 @@ fn check_moved(active: &mut Option<NonSendMut<ActiveGame>>, d: &Driver) -> Optio
     (at != target).then(|| format!("{} is at {at:?}, not {target:?}", d.unit))
 }
 
-fn shoot(commands: &mut Commands, out: &std::path::Path, name: &str) -> PathBuf {
+/// Asks for a screenshot of the window saved as `out/name` (any older file of that name is
+/// removed first, so its appearance says the new one is written); the path. Shared by the
+/// window self-tests.
+pub(crate) fn shoot(commands: &mut Commands, out: &std::path::Path, name: &str) -> PathBuf {
     let _ = std::fs::create_dir_all(out);
     let path = out.join(name);
     let _ = std::fs::remove_file(&path);

@@ -26,7 +26,6 @@ use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PrimaryWindow};
 use bevy::winit::{UpdateMode, WinitSettings};
 use std::collections::{HashSet, VecDeque};
@@ -226,13 +225,11 @@ fn drive(
                 key_event(&mut input, win, code, key, ButtonState::Released);
             }
             Act::Shot(name) => {
-                let _ = std::fs::create_dir_all(&d.out);
-                let path = d.out.join(name);
-                let _ = std::fs::remove_file(&path);
-                commands
-                    .spawn(Screenshot::primary_window())
-                    .observe(save_to_disk(path.clone()));
-                d.shot = Some(path);
+                d.shot = Some(crate::ui::play::autotest::shoot(
+                    &mut commands,
+                    &d.out,
+                    name,
+                ));
                 d.shots.insert(name);
             }
             Act::ShotDone => {
