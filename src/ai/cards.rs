@@ -17,7 +17,6 @@ use crate::rules::melee::fight::Fight;
 use crate::rules::melee::flow;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::sim::Game;
-use crate::sim::action_roll::ActionRolls;
 use crate::sim::melee::{MeleeState, Stage};
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
@@ -51,16 +50,7 @@ fn intent_of(world: &World, fight: &Fight, i: usize) -> Option<Intent> {
     let id = f
         .rider
         .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    let groups = world.get_resource::<crate::sim::groups::Groups>()?;
-    let unit = groups.of_figure(id)?.name.clone();
-    let turn = world.resource::<TurnState>().turn;
-    world
-        .get_resource::<ActionRolls>()?
-        .0
-        .iter()
-        .rev()
-        .find(|r| r.unit == unit && r.turn == turn)
-        .map(|r| r.intent)
+    crate::sim::action_roll::roll_of_figure(world, id).map(|r| r.intent)
 }
 
 /// Enemies of fighter `i`, nearest first (ties by id): "the nearest enemy" of I3.

@@ -49,7 +49,7 @@ fn told_to_charge(world: &World, view: &View, id: &str) -> bool {
     let unit = &view.groups[g].name;
     world
         .get_resource::<ActionRolls>()
-        .and_then(|r| r.0.iter().rev().find(|x| &x.unit == unit && x.turn == turn))
+        .and_then(|r| r.of_unit(unit, turn))
         .is_some_and(|r| r.intent.charge)
 }
 

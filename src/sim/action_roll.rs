@@ -54,6 +54,24 @@ impl RollEntry {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ActionRolls(pub Vec<RollEntry>);
 
+impl ActionRolls {
+    /// The roll `unit` made in `turn`, if it has rolled then (I1: once a turn).
+    pub fn of_unit(&self, unit: &str, turn: u32) -> Option<&RollEntry> {
+        self.0
+            .iter()
+            .rev()
+            .find(|r| r.unit == unit && r.turn == turn)
+    }
+}
+
+/// This turn's roll of the unit figure `id` belongs to, if it has rolled: what its unit does
+/// this turn (I2), read by the rout (a flight off the edge) and by the AI.
+pub fn roll_of_figure<'w>(world: &'w World, id: &str) -> Option<&'w RollEntry> {
+    let unit = &world.get_resource::<Groups>()?.of_figure(id)?.name;
+    let turn = world.resource::<TurnState>().turn;
+    world.get_resource::<ActionRolls>()?.of_unit(unit, turn)
+}
+
 fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))
 }
@@ -79,7 +97,7 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
     // refused roll touches nothing.
     let rolled = world
         .get_resource::<ActionRolls>()
-        .is_some_and(|r| r.0.iter().any(|x| x.unit == unit && x.turn == turn.turn));
+        .is_some_and(|r| r.of_unit(unit, turn.turn).is_some());
     if rolled {
         return refuse(format!(
             "I2: {unit} has already rolled on the actions table this turn"

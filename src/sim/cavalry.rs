@@ -7,7 +7,7 @@ use super::components::*;
 use super::dice::Dice;
 use super::motion::setup_move;
 use super::orders::{Order, Refusal, apply_order};
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState, log_now};
 use super::world::{Map, Rules, find_figure, sync_occupancy};
 use crate::level::Level;
 use crate::rules::asl_cavalry::{
@@ -37,18 +37,6 @@ pub fn attach(world: &mut World, level: &Level) {
 
 fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))
-}
-
-fn say(world: &mut World, text: String) {
-    let phase = *world.resource::<State<Phase>>().get();
-    let turn = world.resource::<TurnState>().clone();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
-        text,
-        None,
-    );
 }
 
 use super::log::GameLog;
@@ -250,7 +238,7 @@ fn follow(world: &mut World, unit: &str) {
     }
     if !moved.is_empty() {
         let who = id_of(world, e);
-        say(world, format!("{who} leads {} (A18).", moved.join(", ")));
+        log_now(world, format!("{who} leads {} (A18).", moved.join(", ")));
     }
 }
 
@@ -308,7 +296,7 @@ fn lead(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
         }
     }
     sync_occupancy(world);
-    say(
+    log_now(
         world,
         if captured {
             format!("{unit} captures {horse} and leads it (A18: horses are never enemies).")
@@ -328,7 +316,7 @@ fn release(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
         return refuse(format!("A18: {unit} does not lead {horse}"));
     }
     unlead(world, h);
-    say(
+    log_now(
         world,
         format!("{unit} lets {horse} go; it stays where it is (A18)."),
     );
@@ -350,7 +338,7 @@ fn eliminate(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> 
     unlead(world, h);
     world.entity_mut(h).despawn();
     sync_occupancy(world);
-    say(
+    log_now(
         world,
         format!("{unit} eliminates {horse}, as it would a support weapon; it is removed (A18)."),
     );

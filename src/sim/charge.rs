@@ -12,7 +12,7 @@ use super::components::*;
 use super::dice::Dice;
 use super::log::{GameLog, Roll};
 use super::orders::{Order, Refusal};
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState, log_in, log_line};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
 use crate::rules::charge::ride::{
@@ -77,17 +77,6 @@ pub fn waiting(world: &World) -> bool {
         .get_resource::<State<Phase>>()
         .is_some_and(|p| *p.get() == Phase::ChargeDeclaration);
     in_phase && !awaiting_ids(world).is_empty()
-}
-
-fn say(world: &mut World, phase: Phase, text: String) {
-    let turn = world.resource::<TurnState>().clone();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
-        text,
-        None,
-    );
 }
 
 pub(crate) fn log_events(world: &mut World, phase: Phase, events: Vec<Event>) {
@@ -273,7 +262,7 @@ pub fn charge_phase(world: &mut World) {
             s.0.rode_charge = false;
         }
         if asl {
-            say(
+            log_in(
                 world,
                 phase,
                 "In ASL a Charge is declared during the movement phase (A16).".into(),
@@ -283,7 +272,7 @@ pub fn charge_phase(world: &mut World) {
         }
         let who = could_charge(world);
         if who.is_empty() {
-            say(
+            log_in(
                 world,
                 phase,
                 "No mounted figure can charge this turn: no charges are declared (D2, C1).".into(),
@@ -291,7 +280,7 @@ pub fn charge_phase(world: &mut World) {
             world.resource_mut::<NextState<Phase>>().set(phase.next());
             return;
         }
-        say(
+        log_in(
             world,
             phase,
             format!(
@@ -308,7 +297,7 @@ pub fn charge_phase(world: &mut World) {
     match b.stage {
         Stage::Declaring if b.awaiting.is_empty() => reveal(world, phase),
         Stage::Answering if b.to_answer.is_empty() => {
-            say(
+            log_in(
                 world,
                 phase,
                 "Every charged figure has chosen its answer face down (C5).".into(),
@@ -334,7 +323,7 @@ fn reveal(world: &mut World, phase: Phase) {
             }
         })
         .collect();
-    say(
+    log_in(
         world,
         phase,
         format!(
@@ -372,7 +361,7 @@ fn reveal(world: &mut World, phase: Phase) {
     }
     bm.stage = Stage::Answering;
     bm.to_answer = targets.clone();
-    say(
+    log_in(
         world,
         phase,
         format!(
@@ -468,7 +457,7 @@ fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Re
     let mut bm = world.resource_mut::<ChargeBook>();
     bm.awaiting.retain(|x| *x != id);
     bm.declared.insert(id.clone(), targets);
-    say(
+    log_in(
         world,
         Phase::ChargeDeclaration,
         format!("{id} has written its charge orders (face down)."),
@@ -519,7 +508,7 @@ fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
     let mut bm = world.resource_mut::<ChargeBook>();
     bm.to_answer.retain(|x| *x != id);
     bm.answers.insert(id.clone(), a);
-    say(
+    log_in(
         world,
         Phase::ChargeDeclaration,
         format!("{id} has chosen its answer (face down)."),
@@ -552,7 +541,7 @@ fn pass_all(world: &mut World) -> Result<(), Refusal> {
     } else {
         format!("{}: STAND GROUND and DELIVER BLOW", b.to_answer.join(", "))
     };
-    say(
+    log_in(
         world,
         Phase::ChargeDeclaration,
         format!("The rest pass ({who})."),
@@ -578,7 +567,7 @@ pub fn resolve_charges(world: &mut World) {
     if charges.is_empty() {
         return;
     }
-    say(world, phase, "Charges are resolved first (D4).".into());
+    log_in(world, phase, "Charges are resolved first (D4).".into());
     let (mut fight, entities, figs) = charge_view(world);
     let board = world.resource::<Map>().0.clone();
     // The initiative winner's charges first, then the others in moving order (C2, D4).
@@ -598,14 +587,14 @@ pub fn resolve_charges(world: &mut World) {
         let c = match charger_of(world, &fight, &entities, i) {
             Ok(c) => c,
             Err(e) => {
-                say(world, phase, format!("{u} cannot charge after all: {e}."));
+                log_in(world, phase, format!("{u} cannot charge after all: {e}."));
                 continue;
             }
         };
         let plan = match plan_charge(&board, &figs, &c, &idx) {
             Ok(p) => p,
             Err(e) => {
-                say(
+                log_in(
                     world,
                     phase,
                     format!("{u} is released from its charge: {e}."),

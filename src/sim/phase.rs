@@ -165,6 +165,24 @@ pub fn log_line(
     });
 }
 
+/// Logs `text` (no dice) in `phase` of the current turn.
+pub fn log_in(world: &mut World, phase: Phase, text: String) {
+    let turn = world.resource::<TurnState>().clone();
+    log_line(
+        &mut world.resource_mut::<GameLog>(),
+        &turn,
+        phase,
+        text,
+        None,
+    );
+}
+
+/// Logs `text` (no dice) in the current phase and turn.
+pub fn log_now(world: &mut World, text: String) {
+    let phase = *world.resource::<State<Phase>>().get();
+    log_in(world, phase, text);
+}
+
 /// D1/D5: every side rolls 1d6; the highest wins; ties among the highest reroll.
 pub fn roll_initiative(
     mut turn: ResMut<TurnState>,

@@ -8,34 +8,20 @@
 //! It runs inside the accepted order, after the move: the order was validated whole first,
 //! so a refused move never routs anyone, and replaying the orders routs the same figures.
 
-use super::action_roll::ActionRolls;
+use super::action_roll::roll_of_figure;
 use super::components::{CarriedBy, CombatStatus, FigureId, Leads, Position, RidingOn};
-use super::groups::Groups;
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{TurnState, log_now};
 use super::victory::{Judge, fact_of};
 use super::world::{Map, find_figure, sync_occupancy};
 use crate::rules::actions::Conduct;
 use crate::rules::rout::{exit_by, on_edge, routs};
 use crate::rules::victory::{Departure, Edge, Goal};
-use crate::sim::log::GameLog;
 use bevy::prelude::*;
 
 /// The conduct this turn of the unit `figure` belongs to, from its actions-table roll (I2);
 /// `None` when the unit has not rolled this turn.
 pub fn conduct_now(world: &World, figure: &str) -> Option<Conduct> {
-    let unit = world
-        .get_resource::<Groups>()?
-        .of_figure(figure)?
-        .name
-        .clone();
-    let turn = world.resource::<TurnState>().turn;
-    world
-        .get_resource::<ActionRolls>()?
-        .0
-        .iter()
-        .rev()
-        .find(|r| r.unit == unit && r.turn == turn)
-        .map(|r| r.intent.conduct)
+    roll_of_figure(world, figure).map(|r| r.intent.conduct)
 }
 
 /// After `unit`'s accepted move (its id, or its mount's): takes it off the map if it has
@@ -118,14 +104,7 @@ fn leave(world: &mut World, e: Entity, id: &str, how: Departure) {
             edge.word()
         ),
     };
-    let phase = *world.resource::<State<Phase>>().get();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
-        text,
-        None,
-    );
+    log_now(world, text);
     for x in going {
         world.entity_mut(x).despawn();
     }

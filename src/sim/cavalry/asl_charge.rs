@@ -73,7 +73,7 @@ pub(super) fn asl_declare(
         });
     }
     let tid = id_of(world, t);
-    say(
+    log_now(
         world,
         format!("{unit} declares a Charge against {tid} in {hex} (A16)."),
     );
@@ -152,7 +152,7 @@ pub(super) fn charge_move(
 
     sync_occupancy(world);
     let tid = id_of(world, target);
-    say(
+    log_now(
         world,
         format!(
             "{unit} Charges into {hex}, held by {tid}: {spent} MF to enter plus {CHARGE_MF} MF for the Charge (A16)."
@@ -169,7 +169,7 @@ pub(super) fn charge_move(
                 p.0 = hex;
             }
         }
-        say(world, format!("{unit} takes the hex {hex} (A16)."));
+        log_now(world, format!("{unit} takes the hex {hex} (A16)."));
     } else if world.get_entity(e).is_ok() {
         let at = cell_of(world, e);
         let left = world.get::<Allowance>(m).map_or(Mp::ZERO, |a| a.left);
@@ -179,7 +179,7 @@ pub(super) fn charge_move(
         } else {
             "it may stay or move on on foot".to_string()
         };
-        say(
+        log_now(
             world,
             format!(
                 "{unit} stays in contact with {tid} at {at}: the hex is still held and units do not \
@@ -478,7 +478,7 @@ pub(super) fn wave(
             )?;
         }
     }
-    say(
+    log_now(
         world,
         format!(
             "A Cavalry Wave (A17): {} gallop together.",

@@ -87,7 +87,7 @@ fn end_step(world: &mut World) -> Result<(), Refusal> {
     };
     let turn = world.resource::<TurnState>().clone();
     let name = turn.side_name(step.side);
-    say(
+    log_now(
         world,
         format!("{name} is done: it {} no more (D3).", step.kind.label()),
     );
@@ -140,7 +140,7 @@ fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
         }
     }
     let left = facts.shots_left.saturating_sub(1);
-    say(
+    log_now(
         world,
         format!(
             "{} has {left} shot{} left in this half (D3).",

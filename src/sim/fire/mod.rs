@@ -7,10 +7,9 @@
 //! crossbow that shot reloads through that half-move without moving.
 
 use super::components::*;
-use super::log::GameLog;
 use super::melee::build_fight;
 use super::orders::Refusal;
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState, log_now};
 use super::world::Rules;
 use crate::rules::fire::{self as rf, ShooterFacts, ShotOdds, SubStep};
 use crate::rules::melee::fight::Fight;
@@ -79,18 +78,6 @@ fn step_at(turn: &TurnState, index: u8) -> Option<FireStep> {
     let kind = *SubStep::ORDER.get(index as usize / n)?;
     let side = *turn.move_order.get(index as usize % n)?;
     Some(FireStep { index, kind, side })
-}
-
-fn say(world: &mut World, text: String) {
-    let phase = *world.resource::<State<Phase>>().get();
-    let turn = world.resource::<TurnState>().clone();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
-        text,
-        None,
-    );
 }
 
 /// What `rules::fire` needs to know about fighter `i` beyond the fight (K2 troop, shots left
@@ -222,7 +209,7 @@ pub fn fire_phase(world: &mut World) {
                     .any(|&k| side_could(world, &fight, &entities, k, s))
             });
             if !anyone {
-                say(
+                log_now(
                     world,
                     "Nobody can cast a spell or shoot: the fire phase passes (D3).".into(),
                 );
@@ -250,7 +237,7 @@ pub fn fire_phase(world: &mut World) {
             };
             if announce {
                 let name = turn.side_name(step.side);
-                say(world, format!("{name} {} (D3).", step.kind.label()));
+                log_now(world, format!("{name} {} (D3).", step.kind.label()));
             }
             return;
         }
@@ -263,7 +250,7 @@ pub fn fire_phase(world: &mut World) {
             SubStep::Fire => "has nothing it could shoot at: passes",
             SubStep::Misc => "does its other activities in its half-move (Activity orders): passes",
         };
-        say(world, format!("{name} {why} (D3)."));
+        log_now(world, format!("{name} {why} (D3)."));
         index += 1;
         world.resource_mut::<TurnState>().fire = step_at(&turn, index);
     }
@@ -308,7 +295,7 @@ pub fn after_fire(world: &mut World) {
             .get::<FigureId>(e)
             .map(|f| f.0.clone())
             .unwrap_or_default();
-        say(
+        log_now(
             world,
             format!("{id} shot or cast before moving: its move is halved to {basis} (D4)."),
         );
@@ -328,7 +315,7 @@ pub fn after_fire(world: &mut World) {
             .get::<FigureId>(e)
             .map(|f| f.0.clone())
             .unwrap_or_default();
-        say(
+        log_now(
             world,
             format!("{id} reloads its crossbow: no movement this half-move (D4)."),
         );

@@ -21,7 +21,7 @@ pub(super) fn activity_order(
     };
     if matches!(p, Penalty::HalveAllowance) {
         if mounted {
-            log(
+            log_in(
                 world,
                 phase,
                 format!("{id} fired first; mounted figures keep their full move (D15)."),
@@ -36,7 +36,7 @@ pub(super) fn activity_order(
             left,
             used_any: true,
         };
-        log(
+        log_in(
             world,
             phase,
             format!("{id} fired or cast first: its move is halved to {basis} (D15)."),
@@ -61,7 +61,7 @@ pub(super) fn activity_order(
     am.left -= cost;
     am.used_any = true;
     let left = am.left;
-    log(
+    log_in(
         world,
         phase,
         format!("{id}: {act:?} costs {cost} of its move (D15/R2); {left} left."),
@@ -80,7 +80,7 @@ pub(super) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
         }
     }
     let name = side.map_or("nobody".into(), |s| side_name(world, s));
-    log(world, phase, format!("{name} ends its half-move."));
+    log_in(world, phase, format!("{name} ends its half-move."));
     let mut turn = world.resource_mut::<TurnState>();
     turn.active += 1;
     if turn.active >= turn.move_order.len() {

@@ -5,7 +5,7 @@
 use super::components::*;
 use super::log::GameLog;
 use super::motion::setup_move;
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState, log_in, log_line};
 use super::world::{Map, Rules, Sides, find_figure, sync_occupancy};
 use crate::rules::allowance::{activity_cost, carry_share, mount_cost};
 use crate::rules::asl;
@@ -399,15 +399,4 @@ fn side_name(world: &World, s: u8) -> String {
         .0
         .get(s as usize)
         .map_or(format!("side {s}"), |x| x.name.clone())
-}
-
-fn log(world: &mut World, phase: Phase, text: String) {
-    let turn = world.resource::<TurnState>().clone();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
-        text,
-        None,
-    );
 }

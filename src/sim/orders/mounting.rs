@@ -80,7 +80,7 @@ pub(super) fn mount(
     world.get_mut::<Position>(e).expect("position").0 = hat;
     world.get_mut::<Facing>(e).expect("facing").0 = hf;
     sync_occupancy(world);
-    log(world, phase, text);
+    log_in(world, phase, text);
     Ok(())
 }
 
@@ -229,6 +229,6 @@ pub(super) fn dismount(
         world.get_mut::<Facing>(e).expect("facing").0 = d;
     }
     sync_occupancy(world);
-    log(world, phase, text);
+    log_in(world, phase, text);
     Ok(())
 }

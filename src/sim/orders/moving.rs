@@ -134,7 +134,7 @@ pub(super) fn do_move(
     } else {
         ""
     };
-    log(
+    log_in(
         world,
         phase,
         format!(
@@ -293,7 +293,7 @@ pub(super) fn set_gait(
         left: total,
         used_any: false,
     };
-    log(
+    log_in(
         world,
         phase,
         format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."),
@@ -342,7 +342,7 @@ fn asl_gallop(
     let mut a = world.get_mut::<Allowance>(m).expect("allowance");
     a.basis = allot;
     a.left = left;
-    log(
+    log_in(
         world,
         phase,
         format!(
