@@ -231,7 +231,8 @@ fn reach(c: &mut Criterion) {
     group.finish();
 }
 
-/// `LIMITS_PROBE=1`: each case once, timed with a clock, for profiling without criterion.
+/// `LIMITS_PROBE=1`: each case once, timed with a clock, for profiling without criterion
+/// (`reach`, `side`, `replay`, or `ends` for the 100 000 `EndSide` alone, for one of them).
 fn probe() -> bool {
     let Ok(what) = std::env::var("LIMITS_PROBE") else {
         return false;
@@ -266,12 +267,14 @@ fn probe() -> bool {
             digest
         );
     }
-    if all || what.contains("replay") {
+    if all || what.contains("replay") || what.contains("ends") {
         let default = endless(&default_level().expect("default level"));
         let orders = end_sides(&default, REPLAY_ORDERS);
         let t = Instant::now();
         replay_orders(&default, &orders);
         eprintln!("replay of {REPLAY_ORDERS} EndSide: {:?}", t.elapsed());
+    }
+    if all || what.contains("replay") {
         let rec = one_side_turn(&level);
         let t = Instant::now();
         Game::from_record(&rec).expect("replays");

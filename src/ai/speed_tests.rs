@@ -1,12 +1,14 @@
 //! Tests of the AI's speed-ups: they must change nothing the AI decides. The kept view
 //! ([`crate::sim::view::with_view`], brought up to date after each order) must equal a view built
 //! afresh after every order of whole AI-against-AI games, melee and losses included; so must
-//! every figure's move set up from the kept contact facts ([`crate::sim::motion::KeptFacts`]).
+//! every figure's move set up from the kept contact facts ([`crate::sim::motion::KeptFacts`]),
+//! and the kept fight model ([`crate::sim::melee::kept_fight`]) equal one read afresh.
 
 use super::{AiLevel, next_order, set_level, side_to_act};
 use crate::level::default_level;
 use crate::sim::Game;
 use crate::sim::components::{CarriedBy, FigureId};
+use crate::sim::melee::{kept_fight, read_fight};
 use crate::sim::motion::{KeptFacts, setup_move};
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
@@ -48,6 +50,10 @@ fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
         let when = format!("after order {orders}: {o}");
         assert_same(&kept, &fresh, &when);
         assert_same_setups(w, &when);
+        let (kept, kept_entities) = kept_fight(w);
+        let (fresh, fresh_entities) = read_fight(w);
+        assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{when}");
+        assert_eq!(&kept_entities[..], &fresh_entities[..], "{when}");
     }
     (orders, refused)
 }
@@ -103,6 +109,21 @@ fn kept_contact_facts_equal_a_fresh_read_in_a_crowded_melee() {
     let (orders, refused) = play_comparing(&mut g, 3);
     assert!(orders > 50, "only {orders} orders");
     assert_eq!(refused, 0);
+}
+
+/// The kept fight model follows charges (declared, answered, ridden) and the fire phase.
+#[test]
+fn kept_models_follow_charges() {
+    let level = crate::level::load_level_file(std::path::Path::new("levels/charge.ron"))
+        .expect("the charge level");
+    let mut g = Game::new(&level, 4);
+    set_level(&mut g, 0, AiLevel::Table);
+    set_level(&mut g, 1, AiLevel::Table);
+    let (orders, refused) = play_comparing(&mut g, 4);
+    assert!(orders > 20, "only {orders} orders");
+    assert_eq!(refused, 0);
+    let reads = crate::sim::melee::KeptFight::reads(g.app.world());
+    assert!(reads < orders, "{reads} fresh reads in {orders} orders");
 }
 
 #[test]

@@ -22,6 +22,7 @@ use crate::rules::melee::Event;
 use crate::rules::movement::Step;
 use crate::rules::mp::Mp;
 use crate::rules::ruleset::TroopType;
+use crate::sim::queries::with_query;
 use bevy::prelude::*;
 
 /// Gives every figure its template key and its ASL cavalry state.
@@ -118,10 +119,13 @@ pub fn after_order(world: &mut World, order: &Order) {
             }
         }
         Order::EndSide => {
-            let mut q = world.query::<&mut AslCavalry>();
-            for mut a in q.iter_mut(world) {
-                a.charge = None;
-            }
+            with_query::<&mut AslCavalry, (), _>(world, |world, q| {
+                for mut a in q.iter_mut(world) {
+                    if a.charge.is_some() {
+                        a.charge = None;
+                    }
+                }
+            });
         }
         _ => {}
     }

@@ -25,8 +25,10 @@ use crate::rules::melee::fight::Fight;
 use crate::rules::melee::tables::tables;
 use crate::rules::movement::{Mover, MoverSpec, Pose};
 use crate::rules::ruleset::TroopType;
+use crate::sim::queries::with_query;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Where the declarations stand this turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,8 +96,8 @@ pub(crate) fn log_events(world: &mut World, phase: Phase, events: Vec<Event>) {
 }
 
 /// The charge rules' view of the board: every figure (one per fighter, as in the fight).
-fn charge_view(world: &mut World) -> (Fight, Vec<Entity>, Vec<Fig>) {
-    let (fight, entities) = super::melee::build_fight(world);
+fn charge_view(world: &mut World) -> (Arc<Fight>, Arc<[Entity]>, Vec<Fig>) {
+    let (fight, entities) = super::melee::kept_fight(world);
     let figs = figs_of(&fight);
     (fight, entities, figs)
 }
@@ -257,10 +259,14 @@ pub fn charge_phase(world: &mut World) {
             ..Default::default()
         };
         // C7: a movement charge counts in the turn it is ridden only.
-        let mut q = world.query::<&mut CombatStatus>();
-        for mut s in q.iter_mut(world) {
-            s.0.rode_charge = false;
-        }
+        with_query::<&mut CombatStatus, (), _>(world, |world, q| {
+            for mut s in q.iter_mut(world) {
+                // Written only where set: the kept fight model reads a write as a change.
+                if s.0.rode_charge {
+                    s.0.rode_charge = false;
+                }
+            }
+        });
         if asl {
             log_in(
                 world,
@@ -490,7 +496,7 @@ fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
     // C5, §6 TAC cards: the card moves the figure as the horse closes, so it must be one the
     // figure may play (RETREAT not fully encumbered, FLECHE unencumbered, a mount's by speed).
     // STAND GROUND, the answer of a figure that does not choose, is always accepted.
-    let (fight, _) = super::melee::build_fight(world);
+    let (fight, _) = super::melee::kept_fight(world);
     if a.tac != crate::rules::melee::cards::TacCard::StandGround
         && let Some(i) = fight.index_of(&id)
     {
@@ -568,7 +574,8 @@ pub fn resolve_charges(world: &mut World) {
         return;
     }
     log_in(world, phase, "Charges are resolved first (D4).".into());
-    let (mut fight, entities, figs) = charge_view(world);
+    let (fight, entities, figs) = charge_view(world);
+    let mut fight = Arc::unwrap_or_clone(fight);
     let board = world.resource::<Map>().0.clone();
     // The initiative winner's charges first, then the others in moving order (C2, D4).
     let order_of = |side: u8| {

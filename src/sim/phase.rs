@@ -167,14 +167,13 @@ pub fn log_line(
 
 /// Logs `text` (no dice) in `phase` of the current turn.
 pub fn log_in(world: &mut World, phase: Phase, text: String) {
-    let turn = world.resource::<TurnState>().clone();
-    log_line(
-        &mut world.resource_mut::<GameLog>(),
-        &turn,
-        phase,
+    let turn = world.resource::<TurnState>().turn;
+    world.resource_mut::<GameLog>().0.push(LogEntry {
+        turn,
+        phase: phase.label().to_string(),
         text,
-        None,
-    );
+        roll: None,
+    });
 }
 
 /// Logs `text` (no dice) in the current phase and turn.

@@ -10,9 +10,11 @@ use crate::rules::mp::Mp;
 use crate::rules::ruleset::{Ruleset, TroopType};
 use bevy::prelude::*;
 
-/// The ruleset the game plays.
+/// The ruleset the game plays. Shared, never changed after the level loads: a phase or an
+/// order that needs it beside a mutable world takes a cheap handle instead of a deep copy of
+/// every template (which was a tenth of a replay's time).
 #[derive(Resource, Clone, Debug)]
-pub struct Rules(pub Ruleset);
+pub struct Rules(pub std::sync::Arc<Ruleset>);
 
 /// The map, with occupancy refreshed after every accepted order.
 #[derive(Resource, Clone, Debug)]

@@ -105,7 +105,7 @@ fn entity_of(entities: &[Entity], i: usize) -> Entity {
 
 /// `Fire`: one shot, checked by `rules::fire`, resolved on the seeded dice.
 fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit)?;
     check_turn(world, &fight, i, SubStep::Fire)?;
     let j = lookup(&fight, target)?;
@@ -120,7 +120,7 @@ fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
     if facts.asl_fp.is_some() {
         fire_asl(world, &fight, &entities, &plan, &facts, phase);
     } else {
-        let mut fight = fight;
+        let mut fight = std::sync::Arc::unwrap_or_clone(fight);
         let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
             let mut out = Vec::new();
             let mut r = Roller::new(&mut *dice);
@@ -240,7 +240,7 @@ fn note(text: String, v: u32, by: &str) -> Event {
 
 /// `Cast`: one spell, checked by `rules::fire` (D5 included), cast by the melee's resolver.
 fn cast(world: &mut World, unit: &str, spell: &str, target: Option<&str>) -> Result<(), Refusal> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit)?;
     let e = entities[i];
     let cast_before = world
@@ -251,7 +251,7 @@ fn cast(world: &mut World, unit: &str, spell: &str, target: Option<&str>) -> Res
     rf::check_cast(&fight, t, i, spell, target, cast_before).map_err(Refusal)?;
     check_turn(world, &fight, i, SubStep::Cast)?;
     let phase = *world.resource::<State<Phase>>().get();
-    let mut fight = fight;
+    let mut fight = std::sync::Arc::unwrap_or_clone(fight);
     let events = world.resource_scope(|_, mut dice: Mut<Dice>| {
         let mut out = Vec::new();
         let mut r = Roller::new(&mut *dice);

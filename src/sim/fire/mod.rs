@@ -7,7 +7,7 @@
 //! crossbow that shot reloads through that half-move without moving.
 
 use super::components::*;
-use super::melee::build_fight;
+use super::melee::kept_fight;
 use super::orders::Refusal;
 use super::phase::{Phase, TurnState, log_now};
 use super::world::Rules;
@@ -16,6 +16,7 @@ use crate::rules::melee::fight::Fight;
 use crate::rules::melee::tables::{Caster, SpellTarget, tables};
 use crate::rules::mp::Frac;
 use crate::rules::ruleset::{Activity, Penalty, TroopType};
+use crate::sim::queries::with_query;
 use bevy::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -189,7 +190,7 @@ pub fn fire_phase(world: &mut World) {
         return;
     }
     let turn = world.resource::<TurnState>().clone();
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let total = (SubStep::ORDER.len() * turn.move_order.len().max(1)) as u8;
     let mut index = match turn.fire {
         Some(s) => s.index,
@@ -259,10 +260,13 @@ pub fn fire_phase(world: &mut World) {
 /// The end of a fire phase: A16's "no advancing fire" is spent, and the half-move comes.
 fn finish(world: &mut World, phase: Phase) {
     world.resource_mut::<TurnState>().fire = None;
-    let mut q = world.query::<&mut AslCavalry>();
-    for mut c in q.iter_mut(world) {
-        c.charged = false;
-    }
+    with_query::<&mut AslCavalry, (), _>(world, |world, q| {
+        for mut c in q.iter_mut(world) {
+            if c.charged {
+                c.charged = false;
+            }
+        }
+    });
     world.resource_mut::<NextState<Phase>>().set(phase.next());
 }
 
@@ -339,7 +343,7 @@ fn lookup(fight: &Fight, id: &str) -> Result<usize, Refusal> {
 /// The odds of one shot by `shooter` at `target`, after every check the `Fire` order makes
 /// (the sub-step and side included): the numbers the resolution rolls against.
 pub fn fire_odds(world: &mut World, shooter: &str, target: &str) -> Result<ShotOdds, Refusal> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, shooter)?;
     act::check_turn(world, &fight, i, SubStep::Fire)?;
     let j = lookup(&fight, target)?;
@@ -350,7 +354,7 @@ pub fn fire_odds(world: &mut World, shooter: &str, target: &str) -> Result<ShotO
 
 /// Every enemy of `shooter` with the odds of a shot at it now, or why it may not be shot.
 pub fn targets(world: &mut World, shooter: &str) -> Vec<(String, Result<ShotOdds, Refusal>)> {
-    let (fight, _) = build_fight(world);
+    let (fight, _) = kept_fight(world);
     let Ok(i) = lookup(&fight, shooter) else {
         return Vec::new();
     };
@@ -377,7 +381,7 @@ pub fn cast_odds(
     spell: &str,
     target: Option<&str>,
 ) -> Result<i32, Refusal> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, caster)?;
     let cast = world
         .get_resource::<FireBook>()
@@ -393,7 +397,7 @@ pub fn cast_odds(
 
 /// Shots `unit` may still loose in this half (D3/D5), or `None` for no such figure.
 pub fn shots_left(world: &mut World, unit: &str) -> Option<u8> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit).ok()?;
     Some(facts_of(world, &fight, &entities, i).shots_left)
 }
@@ -401,7 +405,7 @@ pub fn shots_left(world: &mut World, unit: &str) -> Option<u8> {
 /// The figures of `side` (riders and foot, by id) with shots left this half (D3/D5), from one
 /// look at the field: the AI asks this once per order rather than once per figure.
 pub fn shooters_with_shots(world: &mut World, side: u8) -> Vec<(String, u8)> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let mut v: Vec<(String, u8)> = (0..fight.fighters.len())
         .filter(|&i| fight.fighters[i].side == side && !fight.fighters[i].is_mount())
         .filter_map(|i| {
@@ -416,7 +420,7 @@ pub fn shooters_with_shots(world: &mut World, side: u8) -> Vec<(String, u8)> {
 /// I3 (the AI): the enemy nearest to `unit`, figure to figure, and whether a shot at it is
 /// allowed now. `None` when it has no enemy or nothing to shoot with.
 pub fn nearest_target(world: &mut World, unit: &str) -> Option<(String, bool)> {
-    let (fight, entities) = build_fight(world);
+    let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit).ok()?;
     let j = rf::nearest_enemy(&fight, i)?;
     let facts = facts_of(world, &fight, &entities, i);

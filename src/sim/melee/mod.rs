@@ -8,21 +8,23 @@ use super::dice::Dice;
 use super::log::{GameLog, Roll};
 use super::orders::{Order, Refusal};
 use super::phase::{Phase, TurnState, log_line};
-use super::world::{Map, Rules, sync_occupancy};
+use super::world::sync_occupancy;
 use crate::level::Level;
 use crate::rules::gait::Gait;
 use crate::rules::grid::StandShape;
 use crate::rules::melee::cards::{Choice, DodgeDir, MeleeCard, TacCard, check_play};
-use crate::rules::melee::fight::{CombatState, Fallen, Fight, Fighter, FirstHalf, Held, Posture};
+use crate::rules::melee::fight::{CombatState, Fallen, Fight, FirstHalf, Held, Posture};
 use crate::rules::melee::hand::HandCard;
 use crate::rules::melee::resolve::Guess;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::rules::melee::{Event, attack, flow, resolve};
-use crate::rules::ruleset::{Encumbrance, TroopType};
 use bevy::prelude::*;
 
+mod kept;
 mod player;
 mod rounds;
+
+pub use kept::{KeptFight, build_fight, kept_fight, read_fight};
 
 pub use player::{after_order, calm_berserk, check_can_act, pre_order};
 pub use rounds::melee_phase;
@@ -164,157 +166,6 @@ pub fn attach_profiles(world: &mut World, level: &Level) {
     }
 }
 
-/// Builds the pure fight from the world: every figure, with its profile and combat state.
-pub fn build_fight(world: &mut World) -> (Fight, Vec<Entity>) {
-    let t = tables();
-    // Only two things are read from the ruleset: cloning all of it (every template) for each
-    // fight model was most of a fire phase's cost, paid every turn of a replay.
-    let (conditions, prepare) = {
-        let rules = &world.resource::<Rules>().0;
-        (
-            rules.conditions.keys().cloned().collect(),
-            rules.prepare_spell,
-        )
-    };
-    let board = world.resource::<Map>().0.clone();
-    let attacker = world.resource::<TurnState>().initiative.unwrap_or(0);
-    let turn = world.resource::<TurnState>().turn;
-    let first_half = world
-        .get_resource::<MeleeState>()
-        .and_then(|s| s.first_half.as_ref())
-        .filter(|(t, _)| *t == turn)
-        .map(|(_, f)| f.clone());
-    let mut q = world.query::<(
-        (
-            Entity,
-            &FigureId,
-            &SideId,
-            &Position,
-            &Facing,
-            &Stand,
-            &Weight,
-        ),
-        (&Blows, &Body, &Allowance),
-        (
-            Option<&Dexterity>,
-            Option<&Armour>,
-            Option<&Encumbered>,
-            Option<&Weapon>,
-            Option<&Shield>,
-        ),
-        (
-            Option<&RidingOn>,
-            Option<&CarriedBy>,
-            Option<&GaitState>,
-            Option<&HorseClassKey>,
-        ),
-        (
-            Option<&Conditions>,
-            Option<&Combatant>,
-            Option<&CombatStatus>,
-            Option<&Troop>,
-        ),
-    )>();
-    let mut rows: Vec<_> = q
-        .iter(world)
-        .map(|(a, b, c, d, e)| {
-            let (ent, id, side, pos, facing, stand, weight) = a;
-            let (blows, body, allow) = b;
-            let (dex, armour, enc, weapon, shield) = c;
-            let (riding, carried, gait, class) = d;
-            let (conds, prof, status, troop) = e;
-            let state = status.map(|s| s.0.clone()).unwrap_or_default();
-            let is_mount = class.is_some();
-            (
-                ent,
-                riding.map(|r| r.0),
-                carried.map(|c| c.0),
-                Fighter {
-                    id: id.0.clone(),
-                    side: side.0,
-                    cell: pos.0,
-                    facing: facing.0,
-                    shape: stand.shape,
-                    stand_size: stand.size,
-                    weight: weight.0,
-                    dex: dex.map_or(10, |d| d.0),
-                    armour: armour.map_or(2, |a| a.0),
-                    enc: enc.map_or(Encumbrance::None, |e| e.0),
-                    weapon: weapon.map_or_else(
-                        || {
-                            if is_mount {
-                                "hooves".into()
-                            } else {
-                                "none".into()
-                            }
-                        },
-                        |w| w.0.clone(),
-                    ),
-                    shield: shield.is_some_and(|s| s.0),
-                    profile: prof.map(|p| p.0.clone()).unwrap_or_else(|| match class {
-                        Some(c) => t.mount(&c.0),
-                        None => t.default_fighter.clone(),
-                    }),
-                    blows: blows.left,
-                    blows_max: blows.max,
-                    body: body.left as i32 - state.below_zero as i32,
-                    body_max: body.max as i32,
-                    mount: None,
-                    rider: None,
-                    horse_class: class.map(|c| c.0.clone()),
-                    gait: gait.map_or(Gait::Walk, |g| g.gait),
-                    move_basis: allow.basis,
-                    conditions: conds.map(|c| c.0.clone()).unwrap_or_default(),
-                    troop: troop.map_or(
-                        if is_mount {
-                            TroopType::Horse
-                        } else {
-                            TroopType::Foot
-                        },
-                        |t| t.0,
-                    ),
-                    state,
-                },
-            )
-        })
-        .collect();
-    rows.sort_by(|a, b| a.3.id.cmp(&b.3.id));
-    let entities: Vec<Entity> = rows.iter().map(|r| r.0).collect();
-    // Riders and mounts found by a lookup: a search of every row made this quadratic.
-    let row_of: std::collections::HashMap<Entity, usize> =
-        entities.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-    let index = |e: Entity| row_of.get(&e).copied();
-    let links: Vec<(Option<usize>, Option<usize>)> = rows
-        .iter()
-        .map(|r| (r.1.and_then(index), r.2.and_then(index)))
-        .collect();
-    let mut fighters: Vec<Fighter> = rows.into_iter().map(|r| r.3).collect();
-    for (i, (m, r)) in links.iter().enumerate() {
-        fighters[i].mount = *m;
-        fighters[i].rider = *r;
-    }
-    for i in 0..fighters.len() {
-        if let Some(m) = fighters[i].mount {
-            let (shape, size, gait) = (fighters[m].shape, fighters[m].stand_size, fighters[m].gait);
-            let f = &mut fighters[i];
-            f.shape = shape;
-            f.stand_size = size;
-            f.gait = gait;
-        }
-    }
-    let fight = Fight {
-        board,
-        fighters,
-        attacker,
-        round: 0,
-        conditions,
-        first_half,
-        melee_k2: false,
-        prepare,
-    };
-    (fight, entities)
-}
-
 /// D6, run as the second initiative begins (the first half-move over, the first initiative
 /// still in [`TurnState`]): records which pairs of enemies are engaged — touching, or within
 /// one's weapon reach through its front (D11) — so that their melee keeps the first
@@ -325,7 +176,7 @@ pub fn note_first_half(world: &mut World) {
     let Some(attacker) = turn.initiative else {
         return;
     };
-    let (fight, _) = build_fight(world);
+    let (fight, _) = kept_fight(world);
     let n = fight.fighters.len();
     let mut pairs = Vec::new();
     for a in 0..n {

@@ -71,7 +71,7 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
                 .is_some_and(|c| c.0.berserk);
             // Only a berserk's carrying needs the field, to see whether he is surrounded.
             let surrounded = berserk && {
-                let (fight, _) = super::build_fight(world);
+                let (fight, _) = super::kept_fight(world);
                 fight
                     .index_of(unit)
                     .is_some_and(|i| berserk::surrounded(&fight, i))

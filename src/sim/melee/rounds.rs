@@ -33,7 +33,7 @@ pub fn melee_phase(world: &mut World) {
                 .set(Phase::EndOfTurn);
             return;
         }
-        let (mut fight, entities) = build_fight(world);
+        let (fight, entities) = kept_fight(world);
         if !flow::melee_starts(&fight, t) {
             say(
                 world,
@@ -45,6 +45,8 @@ pub fn melee_phase(world: &mut World) {
                 .set(Phase::MeleeRounds);
             return;
         }
+        let mut fight = std::sync::Arc::unwrap_or_clone(fight);
+        let entities = entities.to_vec();
         flow::begin_turn(&mut fight);
         flow::begin_phase(&mut fight);
         let who = flow::participants(&fight, t, true);

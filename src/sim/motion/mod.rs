@@ -312,22 +312,28 @@ pub fn conditions_of<'a>(
 }
 
 /// Computes the allowance of every figure for a new half-move (D4, H2, R1) and resets the
-/// per-half-move bookkeeping. ASL: infantry 4 MF, horses 12 MF (A4, A7).
-pub fn start_half_move(world: &mut World) {
-    let rules = world.resource::<Rules>().0.clone();
-    let mut q = world.query::<(
-        Entity,
+/// per-half-move bookkeeping. ASL: infantry 4 MF, horses 12 MF (A4, A7). A system run as a
+/// half-move is entered, so its queries are kept from one half-move to the next; nothing is
+/// written that does not change (the kept models read a write as a change).
+#[allow(clippy::type_complexity)]
+pub fn start_half_move(
+    rules: Res<Rules>,
+    mut figures: Query<(
         &Rate,
         &mut Allowance,
         Option<&mut GaitState>,
         Option<&Conditions>,
         Option<&mut AslInfantry>,
         Option<&mut AslHorse>,
-    )>();
-    for (_, rate, mut allowance, gait, conds, inf, horse) in q.iter_mut(world) {
+    )>,
+    mut origins: Query<(Entity, &Facing, Option<&mut MoveOrigin>)>,
+    mut commands: Commands,
+) {
+    let rules = &rules.0;
+    for (rate, mut allowance, gait, conds, inf, horse) in figures.iter_mut() {
         let g = gait.as_ref().map_or(Gait::Walk, |g| g.gait);
-        let names = conds.map(|c| c.0.clone()).unwrap_or_default();
-        let total = half_move_allowance(&rules, rate.0, g, conditions_of(&rules, &names))
+        let names = conds.map_or(&[][..], |c| &c.0[..]);
+        let total = half_move_allowance(rules, rate.0, g, conditions_of(rules, names))
             .map_or(Mp::ZERO, |t| t.total);
         let mut basis = total;
         if let Some(asl) = rules.asl {
@@ -351,23 +357,31 @@ pub fn start_half_move(world: &mut World) {
                 if gs.gait == Gait::Gallop {
                     gs.gait = Gait::Walk;
                 }
-                gs.at_half_start = gs.gait;
+                if gs.at_half_start != gs.gait {
+                    gs.at_half_start = gs.gait;
+                }
             }
-        } else if let Some(mut gs) = gait {
+        } else if let Some(mut gs) = gait
+            && gs.at_half_start != gs.gait
+        {
             gs.at_half_start = gs.gait;
         }
-        *allowance = Allowance {
+        allowance.set_if_neq(Allowance {
             basis,
             left: basis,
             used_any: false,
-        };
+        });
     }
     // D14: remember each figure's facing as its half-move begins.
-    let mut q = world.query::<(Entity, &Facing)>();
-    let origins: Vec<(Entity, crate::rules::grid::Dir)> =
-        q.iter(world).map(|(e, f)| (e, f.0)).collect();
-    for (e, f) in origins {
-        world.entity_mut(e).insert(MoveOrigin(f));
+    for (e, facing, origin) in origins.iter_mut() {
+        match origin {
+            Some(mut o) => {
+                o.set_if_neq(MoveOrigin(facing.0));
+            }
+            None => {
+                commands.entity(e).insert(MoveOrigin(facing.0));
+            }
+        }
     }
 }
 

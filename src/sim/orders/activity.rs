@@ -2,6 +2,7 @@
 
 use super::mounting::species_rate;
 use super::*;
+use crate::sim::queries::with_query;
 
 pub(super) fn activity_order(
     world: &mut World,
@@ -73,12 +74,13 @@ pub(super) fn activity_order(
 /// or phase.
 pub(super) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
     let side = world.resource::<TurnState>().side_to_move();
-    let mut q = world.query::<(&SideId, &mut Diagonal)>();
-    for (s, mut d) in q.iter_mut(world) {
-        if Some(s.0) == side {
-            d.0 = None;
+    with_query::<(&SideId, &mut Diagonal), (), _>(world, |world, q| {
+        for (s, mut d) in q.iter_mut(world) {
+            if Some(s.0) == side && d.0.is_some() {
+                d.0 = None;
+            }
         }
-    }
+    });
     let name = side.map_or("nobody".into(), |s| side_name(world, s));
     log_in(world, phase, format!("{name} ends its half-move."));
     let mut turn = world.resource_mut::<TurnState>();

@@ -14,7 +14,7 @@ use crate::sim::Game;
 use crate::sim::charge::visible;
 use crate::sim::components::{FigureId, Position};
 use crate::sim::fire::{cast_odds, current_step, fire_odds, shots_left};
-use crate::sim::melee::build_fight;
+use crate::sim::melee::kept_fight;
 use crate::sim::orders::Order;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
@@ -107,7 +107,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
     if step.kind == SubStep::Misc {
         return None;
     }
-    let (fight, _) = build_fight(w);
+    let (fight, _) = kept_fight(w);
     let mine: Vec<usize> = (0..fight.fighters.len())
         .filter(|&i| {
             let f = &fight.fighters[i];
