@@ -220,8 +220,9 @@ pub fn fire_phase(world: &mut World) {
             0
         }
     };
+    // The loop sets only the turn's fire step, which neither `step_at` nor the side's name
+    // reads: the copy taken above serves every step.
     loop {
-        let turn = world.resource::<TurnState>().clone();
         let Some(step) = step_at(&turn, index).filter(|_| index < total) else {
             finish(world, phase);
             return;
