@@ -232,7 +232,7 @@ fn reach(c: &mut Criterion) {
 }
 
 /// `LIMITS_PROBE=1`: each case once, timed with a clock, for profiling without criterion
-/// (`reach`, `side`, `replay`, or `ends` for the 100 000 `EndSide` alone, for one of them).
+/// (`reach`, `side` or `replay` for one of them; `ends` for the 100 000 `EndSide` alone).
 fn probe() -> bool {
     let Ok(what) = std::env::var("LIMITS_PROBE") else {
         return false;
@@ -268,11 +268,16 @@ fn probe() -> bool {
         );
     }
     if all || what.contains("replay") || what.contains("ends") {
+        // `LIMITS_ENDS=N`: another count, for instruction counts under valgrind.
+        let n = std::env::var("LIMITS_ENDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(REPLAY_ORDERS);
         let default = endless(&default_level().expect("default level"));
-        let orders = end_sides(&default, REPLAY_ORDERS);
+        let orders = end_sides(&default, n);
         let t = Instant::now();
         replay_orders(&default, &orders);
-        eprintln!("replay of {REPLAY_ORDERS} EndSide: {:?}", t.elapsed());
+        eprintln!("replay of {n} EndSide: {:?}", t.elapsed());
     }
     if all || what.contains("replay") {
         let rec = one_side_turn(&level);
