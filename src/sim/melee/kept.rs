@@ -68,21 +68,7 @@ type TickQuery = (
         Ref<'static, Body>,
         Ref<'static, Allowance>,
     ),
-    (
-        Option<Ref<'static, Dexterity>>,
-        Option<Ref<'static, Armour>>,
-        Option<Ref<'static, Encumbered>>,
-        Option<Ref<'static, Weapon>>,
-        Option<Ref<'static, Shield>>,
-        Option<Ref<'static, RidingOn>>,
-        Option<Ref<'static, CarriedBy>>,
-        Option<Ref<'static, GaitState>>,
-        Option<Ref<'static, HorseClassKey>>,
-        Option<Ref<'static, Conditions>>,
-        Option<Ref<'static, Combatant>>,
-        Option<Ref<'static, CombatStatus>>,
-        Option<Ref<'static, Troop>>,
-    ),
+    Optional<'static>,
 );
 
 /// A model older than this many change ticks is read afresh: Bevy clamps very old ticks, after
@@ -189,6 +175,7 @@ pub fn read_fight(world: &mut World) -> (Fight, Vec<Entity>) {
     read_with(world, &mut q)
 }
 
+/// The optional components [`FightQuery`] reads, with their change ticks.
 type Optional<'a> = (
     Option<Ref<'a, Dexterity>>,
     Option<Ref<'a, Armour>>,
@@ -207,21 +194,20 @@ type Optional<'a> = (
 
 /// The last-changed tick of each optional component a figure has.
 fn optional_ticks(o: &Optional<'_>) -> [Option<Tick>; 13] {
-    let t = |r: Option<Tick>| r;
     [
-        t(o.0.as_ref().map(|x| x.last_changed())),
-        t(o.1.as_ref().map(|x| x.last_changed())),
-        t(o.2.as_ref().map(|x| x.last_changed())),
-        t(o.3.as_ref().map(|x| x.last_changed())),
-        t(o.4.as_ref().map(|x| x.last_changed())),
-        t(o.5.as_ref().map(|x| x.last_changed())),
-        t(o.6.as_ref().map(|x| x.last_changed())),
-        t(o.7.as_ref().map(|x| x.last_changed())),
-        t(o.8.as_ref().map(|x| x.last_changed())),
-        t(o.9.as_ref().map(|x| x.last_changed())),
-        t(o.10.as_ref().map(|x| x.last_changed())),
-        t(o.11.as_ref().map(|x| x.last_changed())),
-        t(o.12.as_ref().map(|x| x.last_changed())),
+        o.0.as_ref().map(|x| x.last_changed()),
+        o.1.as_ref().map(|x| x.last_changed()),
+        o.2.as_ref().map(|x| x.last_changed()),
+        o.3.as_ref().map(|x| x.last_changed()),
+        o.4.as_ref().map(|x| x.last_changed()),
+        o.5.as_ref().map(|x| x.last_changed()),
+        o.6.as_ref().map(|x| x.last_changed()),
+        o.7.as_ref().map(|x| x.last_changed()),
+        o.8.as_ref().map(|x| x.last_changed()),
+        o.9.as_ref().map(|x| x.last_changed()),
+        o.10.as_ref().map(|x| x.last_changed()),
+        o.11.as_ref().map(|x| x.last_changed()),
+        o.12.as_ref().map(|x| x.last_changed()),
     ]
 }
 
@@ -252,7 +238,8 @@ fn unchanged(world: &World, last: &Last, ticks: &mut QueryState<TickQuery>) -> b
     }
     let mut n = 0;
     for (e, req, opt) in ticks.iter(world) {
-        if last.seen.get(n) != Some(&(e, present(&optional_ticks(&opt)))) {
+        let opt = optional_ticks(&opt);
+        if last.seen.get(n) != Some(&(e, present(&opt))) {
             return false;
         }
         n += 1;
@@ -267,11 +254,7 @@ fn unchanged(world: &World, last: &Last, ticks: &mut QueryState<TickQuery>) -> b
             req.7.last_changed(),
             req.8.last_changed(),
         ];
-        if req
-            .into_iter()
-            .chain(optional_ticks(&opt).into_iter().flatten())
-            .any(newer)
-        {
+        if req.into_iter().chain(opt.into_iter().flatten()).any(newer) {
             return false;
         }
     }
