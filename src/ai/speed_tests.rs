@@ -97,15 +97,19 @@ fn assert_same_setups(w: &mut World, when: &str) {
     }
 }
 
+/// A game of the level file at `path`, both sides played by the baseline AI.
+fn table_game(path: &str, seed: u64) -> Game {
+    let level = crate::level::load_level_file(std::path::Path::new(path)).expect(path);
+    let mut g = Game::new(&level, seed);
+    set_level(&mut g, 0, AiLevel::Table);
+    set_level(&mut g, 1, AiLevel::Table);
+    g
+}
+
 /// The kept contact facts follow a crowded melee: figures in contact, falling and dying.
 #[test]
 fn kept_contact_facts_equal_a_fresh_read_in_a_crowded_melee() {
-    let level =
-        crate::level::load_level_file(std::path::Path::new("levels/destrier_shieldwall.ron"))
-            .expect("the shield wall level");
-    let mut g = Game::new(&level, 11);
-    set_level(&mut g, 0, AiLevel::Table);
-    set_level(&mut g, 1, AiLevel::Table);
+    let mut g = table_game("levels/destrier_shieldwall.ron", 11);
     let (orders, refused) = play_comparing(&mut g, 3);
     assert!(orders > 50, "only {orders} orders");
     assert_eq!(refused, 0);
@@ -114,11 +118,7 @@ fn kept_contact_facts_equal_a_fresh_read_in_a_crowded_melee() {
 /// The kept fight model follows charges (declared, answered, ridden) and the fire phase.
 #[test]
 fn kept_models_follow_charges() {
-    let level = crate::level::load_level_file(std::path::Path::new("levels/charge.ron"))
-        .expect("the charge level");
-    let mut g = Game::new(&level, 4);
-    set_level(&mut g, 0, AiLevel::Table);
-    set_level(&mut g, 1, AiLevel::Table);
+    let mut g = table_game("levels/charge.ron", 4);
     let (orders, refused) = play_comparing(&mut g, 4);
     assert!(orders > 20, "only {orders} orders");
     assert_eq!(refused, 0);

@@ -45,7 +45,7 @@ impl Terrain {
 pub type Occupant = u8;
 
 /// The map: a rectangle of cells with a terrain id each, and the side occupying each cell.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Board {
     /// Squares or hexes.
     pub grid: GridKind,

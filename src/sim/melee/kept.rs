@@ -233,7 +233,7 @@ fn unchanged(world: &World, last: &Last, ticks: &mut QueryState<TickQuery>) -> b
         return false;
     }
     let map = world.resource_ref::<Map>();
-    if newer(map.last_changed()) && !same_board(&fight.board, &map.0) {
+    if newer(map.last_changed()) && fight.board != map.0 {
         return false;
     }
     let mut n = 0;
@@ -268,14 +268,6 @@ fn first_half_of(world: &World, turn: u32) -> Option<&FirstHalf> {
         .and_then(|s| s.first_half.as_ref())
         .filter(|(t, _)| *t == turn)
         .map(|(_, f)| f)
-}
-
-/// True when two boards hold the same cells, terrain and figures.
-fn same_board(a: &crate::rules::board::Board, b: &crate::rules::board::Board) -> bool {
-    (a.grid, a.width, a.height) == (b.grid, b.width, b.height)
-        && a.terrain == b.terrain
-        && a.terrains == b.terrains
-        && a.occupant == b.occupant
 }
 
 /// Reads the pure fight from `world` afresh with `q`: every figure, with its profile and
