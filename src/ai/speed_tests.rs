@@ -54,6 +54,10 @@ fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
         let (fresh, fresh_entities) = read_fight(w);
         assert_eq!(format!("{kept:?}"), format!("{fresh:?}"), "{when}");
         assert_eq!(&kept_entities[..], &fresh_entities[..], "{when}");
+        assert!(
+            crate::sim::fire::notes_hold(w),
+            "the fire phase's notes differ from a fresh look {when}"
+        );
     }
     (orders, refused)
 }

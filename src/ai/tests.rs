@@ -710,7 +710,7 @@ fn i1_retreat_from_melee_is_read_from_last_turns_log() {
     use crate::sim::log::LogEntry;
     let line = |turn, text: &str| LogEntry {
         turn,
-        phase: "TAC phase".into(),
+        phase: "TAC phase",
         text: text.into(),
         roll: None,
     };
@@ -783,7 +783,7 @@ fn i1_the_roll_counts_a_retreat_from_last_turns_melee() {
         .0
         .push(crate::sim::log::LogEntry {
             turn: 1,
-            phase: "TAC phase".into(),
+            phase: "TAC phase",
             text: "a RETREATS in good order from (2,1) to (1,1), facing E.".into(),
             roll: None,
         });

@@ -315,12 +315,19 @@ impl Tracker {
     }
 
     fn enrol(&mut self, f: &FigureFact) {
-        self.roster.entry(f.id.clone()).or_insert(Enrolled {
-            side: f.side,
-            horse: f.horse,
-            value: f.value,
-            body: f.body,
-        });
+        // Looked up first: every look enrols every figure, and all but the first find it.
+        if self.roster.contains_key(&f.id) {
+            return;
+        }
+        self.roster.insert(
+            f.id.clone(),
+            Enrolled {
+                side: f.side,
+                horse: f.horse,
+                value: f.value,
+                body: f.body,
+            },
+        );
     }
 
     /// True when `id` left by an `Exit` edge: safe, not lost.
@@ -355,7 +362,17 @@ impl Tracker {
         for f in facts {
             self.enrol(f);
         }
-        let by_id: BTreeMap<&str, &FigureFact> = facts.iter().map(|f| (f.id.as_str(), f)).collect();
+        // Only the goals that name figures look them up by id: a level of areas to hold does
+        // not build the index on every look.
+        let named = v.objectives.iter().enumerate().any(|(i, o)| {
+            self.achieved[i].is_none()
+                && !matches!(o.goal, Goal::Hold { .. } | Goal::Protect { .. })
+        });
+        let by_id: BTreeMap<&str, &FigureFact> = if named {
+            facts.iter().map(|f| (f.id.as_str(), f)).collect()
+        } else {
+            BTreeMap::new()
+        };
         let fighting = |id: &str| by_id.get(id).is_some_and(|f| f.fighting);
         let mut now = Vec::new();
         for (i, o) in v.objectives.iter().enumerate() {

@@ -427,7 +427,7 @@ fn split_for_mount(world: &mut World, unit: &str, horse: &str) -> Option<Result<
                 at,
                 super::log::LogEntry {
                     turn: turn.turn,
-                    phase: phase.label().to_string(),
+                    phase: phase.label(),
                     text: what,
                     roll: None,
                 },

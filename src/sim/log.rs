@@ -22,8 +22,8 @@ pub struct Roll {
 pub struct LogEntry {
     /// Turn number, from 1.
     pub turn: u32,
-    /// Phase name.
-    pub phase: String,
+    /// Phase name (a phase's label: one of a few fixed words, so not a copy per line).
+    pub phase: &'static str,
     /// What happened, in words a player understands.
     pub text: String,
     /// The roll this line reports, if any.

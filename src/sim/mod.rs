@@ -60,27 +60,29 @@ impl Plugin for SimPlugin {
                     TurnSet::Victory,
                 )
                     .chain()
-                    .distributive_run_if(victory::battle_on),
+                    .in_set(TurnSystems),
             )
+            // One look per frame whether the battle goes on, for every set of the turn.
+            .configure_sets(Update, TurnSystems.run_if(victory::battle_on))
             .add_systems(
                 Update,
                 (
-                    begin_game.run_if(in_state(Phase::Setup)),
-                    phase::roll_initiative.in_set(TurnSet::Initiative).run_if(
-                        in_state(Phase::Initiative).or_else(in_state(Phase::SecondInitiative)),
-                    ),
+                    begin_game.run_if(in_phases(&[Phase::Setup])),
+                    phase::roll_initiative
+                        .in_set(TurnSet::Initiative)
+                        .run_if(in_phases(&[Phase::Initiative, Phase::SecondInitiative])),
                     charge::charge_phase
                         .in_set(TurnSet::Charges)
-                        .run_if(in_state(Phase::ChargeDeclaration)),
+                        .run_if(in_phases(&[Phase::ChargeDeclaration])),
                     fire::fire_phase
                         .in_set(TurnSet::Fire)
-                        .run_if(in_state(Phase::FireFirst).or_else(in_state(Phase::FireSecond))),
+                        .run_if(in_phases(&[Phase::FireFirst, Phase::FireSecond])),
                     melee::melee_phase
                         .in_set(TurnSet::Melee)
-                        .run_if(in_state(Phase::Tac).or_else(in_state(Phase::MeleeRounds))),
+                        .run_if(in_phases(&[Phase::Tac, Phase::MeleeRounds])),
                     end_of_turn
                         .in_set(TurnSet::EndTurn)
-                        .run_if(in_state(Phase::EndOfTurn)),
+                        .run_if(in_phases(&[Phase::EndOfTurn])),
                     victory::judge
                         .in_set(TurnSet::Victory)
                         .run_if(resource_exists::<victory::Judge>),
@@ -102,6 +104,16 @@ impl Plugin for SimPlugin {
             )
             .add_systems(OnEnter(Phase::SecondInitiative), melee::note_first_half);
     }
+}
+
+/// The parent of every [`TurnSet`]: the sets run only while the battle goes on.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+struct TurnSystems;
+
+/// A run condition: the game is in one of `phases`. One system where
+/// `in_state(a).or_else(in_state(b))` is three, run every frame (issue 15: a replay's frames).
+fn in_phases(phases: &'static [Phase]) -> impl FnMut(Option<Res<State<Phase>>>) -> bool + Clone {
+    move |state| state.is_some_and(|s| phases.contains(s.get()))
 }
 
 fn begin_game(mut next: ResMut<NextState<Phase>>) {
@@ -288,33 +300,50 @@ impl Game {
     }
 
     /// One turn of the simulation's schedules: what `App::update` runs that the simulation
-    /// uses (the message buffers of the phase transitions, the transitions, the turn's
-    /// systems), then the change trackers cleared as `App::update` does. The other schedules
-    /// of Bevy's main loop (fixed time, scenes, post-update) hold nothing of the simulation,
-    /// and looking each one up was a third of a replay's time (issue 15).
-    fn step(&mut self) {
+    /// uses (the phase transitions, the turn's systems), then the change trackers cleared as
+    /// `App::update` does. The other schedules of Bevy's main loop (fixed time, scenes,
+    /// post-update) hold nothing of the simulation, and looking each one up was a third of a
+    /// replay's time (issue 15). The transitions run only when one is pending: the phase is
+    /// the simulation's only state, and without a `NextState` its schedule does nothing.
+    /// Returns whether they ran.
+    fn step(&mut self) -> bool {
         let world = self.app.world_mut();
-        world.run_schedule(First);
-        world.run_schedule(bevy::state::state::StateTransition);
+        let transition = !matches!(*world.resource::<NextState<Phase>>(), NextState::Unchanged);
+        if transition {
+            world.run_schedule(bevy::state::state::StateTransition);
+        }
         world.run_schedule(Update);
         world.clear_trackers();
+        transition
     }
 
     /// Runs frames until the game waits for an order (a half-move with a side to move).
+    /// The message buffers (`First`) are swapped after frames that changed the phase: the
+    /// transitions are the only writers of messages in the simulation and nothing in it reads
+    /// one, so the buffers only need to stay bounded.
     pub fn run_until_orders(&mut self) {
+        let mut transitions = false;
         for _ in 0..64 {
-            self.step();
-            let phase = *self.app.world().resource::<State<Phase>>().get();
-            let pending = self.app.world().resource::<TurnState>().pending;
-            if (phase.is_half_move() && !pending)
-                || self.outcome().is_some()
-                || melee::waiting(self.app.world())
-                || charge::waiting(self.app.world())
-                || fire::waiting(self.app.world())
-            {
-                return;
+            transitions |= self.step();
+            if self.waits() {
+                break;
             }
         }
+        if transitions {
+            self.app.world_mut().run_schedule(First);
+        }
+    }
+
+    /// True when the game waits for an order, or the battle is over.
+    fn waits(&self) -> bool {
+        let world = self.app.world();
+        let phase = *world.resource::<State<Phase>>().get();
+        let pending = world.resource::<TurnState>().pending;
+        (phase.is_half_move() && !pending)
+            || self.outcome().is_some()
+            || melee::waiting(world)
+            || charge::waiting(world)
+            || fire::waiting(world)
     }
 
     /// Validates and applies an order; on refusal the game is exactly as it was — its figures,

@@ -159,7 +159,7 @@ pub fn log_line(
 ) {
     log.0.push(LogEntry {
         turn: turn.turn,
-        phase: phase.label().to_string(),
+        phase: phase.label(),
         text,
         roll,
     });
@@ -170,7 +170,7 @@ pub fn log_in(world: &mut World, phase: Phase, text: String) {
     let turn = world.resource::<TurnState>().turn;
     world.resource_mut::<GameLog>().0.push(LogEntry {
         turn,
-        phase: phase.label().to_string(),
+        phase: phase.label(),
         text,
         roll: None,
     });

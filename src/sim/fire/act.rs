@@ -41,12 +41,17 @@ pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>
 }
 
 /// After an accepted order in a fire phase: it may have changed what each side could do, so
-/// the phase looks again. (Only accepted orders: a refused one changes nothing.)
-pub fn unsettle(world: &mut World) {
+/// the phase looks again. (Only accepted orders: a refused one changes nothing.) A side's
+/// `EndSide` in the fire phase (`step_ended`) changes only whose sub-step it is, so what the
+/// phase noted each side could do still holds; any other order forgets it.
+pub fn unsettle(world: &mut World, step_ended: bool) {
     if fire_phase_of(world).is_some()
         && let Some(mut b) = world.get_resource_mut::<FireBook>()
     {
         b.settled = false;
+        if !step_ended {
+            b.could.clear();
+        }
     }
 }
 
@@ -85,14 +90,19 @@ fn end_step(world: &mut World) -> Result<(), Refusal> {
     let Some(step) = current_step(world) else {
         return refuse("D3: no fire phase waits for orders now");
     };
-    let turn = world.resource::<TurnState>().clone();
-    let name = turn.side_name(step.side);
+    let (name, next) = {
+        let turn = world.resource::<TurnState>();
+        (
+            turn.side_name(step.side),
+            step_at(&turn.move_order, step.index + 1),
+        )
+    };
     log_now(
         world,
         format!("{name} is done: it {} no more (D3).", step.kind.label()),
     );
     world.resource_mut::<FireBook>().acted_in_step = false;
-    world.resource_mut::<TurnState>().fire = step_at(&turn, step.index + 1).or(Some(FireStep {
+    world.resource_mut::<TurnState>().fire = next.or(Some(FireStep {
         index: step.index + 1,
         ..step
     }));

@@ -20,6 +20,7 @@ use crate::sim::queries::with_query;
 use bevy::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 mod act;
 
@@ -56,6 +57,10 @@ pub struct FireBook {
     /// The game waits in the current sub-step and no order came since it was checked: the
     /// phase system has nothing to look at again (the window runs it every frame).
     settled: bool,
+    /// What each side could do in each kind of sub-step, as far as looked at in this fire
+    /// phase: kept until an order other than a sub-step's end comes (issue 15: a replay asked
+    /// it of every figure on every `EndSide`).
+    could: Vec<(SubStep, u8, bool)>,
 }
 
 fn fire_phase_of(world: &World) -> Option<Phase> {
@@ -74,10 +79,10 @@ pub fn waiting(world: &World) -> bool {
     current_step(world).is_some()
 }
 
-fn step_at(turn: &TurnState, index: u8) -> Option<FireStep> {
-    let n = turn.move_order.len().max(1);
+fn step_at(move_order: &[u8], index: u8) -> Option<FireStep> {
+    let n = move_order.len().max(1);
     let kind = *SubStep::ORDER.get(index as usize / n)?;
-    let side = *turn.move_order.get(index as usize % n)?;
+    let side = *move_order.get(index as usize % n)?;
     Some(FireStep { index, kind, side })
 }
 
@@ -177,6 +182,51 @@ fn side_could(world: &World, fight: &Fight, entities: &[Entity], kind: SubStep, 
     }
 }
 
+/// [`side_could`], from the phase's notes when they hold it; the fight model is read (into
+/// `model`) only when they do not.
+fn side_could_noted(
+    world: &mut World,
+    model: &mut Option<(Arc<Fight>, Arc<[Entity]>)>,
+    kind: SubStep,
+    side: u8,
+) -> bool {
+    let noted = world
+        .resource::<FireBook>()
+        .could
+        .iter()
+        .find(|(k, s, _)| *k == kind && *s == side)
+        .map(|n| n.2);
+    if let Some(c) = noted {
+        return c;
+    }
+    let (fight, entities) = match model {
+        Some(m) => m,
+        None => model.insert(kept_fight(world)),
+    };
+    let c = side_could(world, fight, entities, kind, side);
+    world.resource_mut::<FireBook>().could.push((kind, side, c));
+    c
+}
+
+/// True when every note of what a side could do in this fire phase equals a fresh look at
+/// the world (the tests check the notes after every order of whole games).
+pub fn notes_hold(world: &mut World) -> bool {
+    if fire_phase_of(world).is_none() {
+        return true;
+    }
+    let notes = world
+        .get_resource::<FireBook>()
+        .map(|b| b.could.clone())
+        .unwrap_or_default();
+    if notes.is_empty() {
+        return true;
+    }
+    let (fight, entities) = super::melee::read_fight(world);
+    notes
+        .iter()
+        .all(|&(k, s, c)| side_could(world, &fight, &entities, k, s) == c)
+}
+
 /// D3: runs a fire phase: starts it, passes every sub-step whose side has nothing it could
 /// do (with a log line), waits for the side that has, and moves on when all are done.
 pub fn fire_phase(world: &mut World) {
@@ -189,10 +239,15 @@ pub fn fire_phase(world: &mut World) {
     if world.resource::<TurnState>().fire.is_some() && world.resource::<FireBook>().settled {
         return;
     }
-    let turn = world.resource::<TurnState>().clone();
-    let (fight, entities) = kept_fight(world);
-    let total = (SubStep::ORDER.len() * turn.move_order.len().max(1)) as u8;
-    let mut index = match turn.fire {
+    // The loop sets only the turn's fire step: the order of the sides, the turn and the
+    // number of sides, copied once, serve every step (the side names are read when logged).
+    let (order, fire, turn_no, sides) = {
+        let t = world.resource::<TurnState>();
+        (t.move_order.clone(), t.fire, t.turn, t.sides)
+    };
+    let mut model = None;
+    let total = (SubStep::ORDER.len() * order.len().max(1)) as u8;
+    let mut index = match fire {
         Some(s) => s.index,
         None => {
             // A new fire phase: the shots of the half start afresh; a new turn's casts too.
@@ -200,14 +255,15 @@ pub fn fire_phase(world: &mut World) {
             book.shots.clear();
             book.announced = None;
             book.acted_in_step = false;
-            if book.turn != turn.turn {
-                book.turn = turn.turn;
+            book.could.clear();
+            if book.turn != turn_no {
+                book.turn = turn_no;
                 book.cast_turn.clear();
             }
-            let anyone = (0..turn.sides).any(|s| {
+            let anyone = (0..sides).any(|s| {
                 [SubStep::Cast, SubStep::Fire]
                     .iter()
-                    .any(|&k| side_could(world, &fight, &entities, k, s))
+                    .any(|&k| side_could_noted(world, &mut model, k, s))
             });
             if !anyone {
                 log_now(
@@ -220,15 +276,12 @@ pub fn fire_phase(world: &mut World) {
             0
         }
     };
-    // The loop sets only the turn's fire step, which neither `step_at` nor the side's name
-    // reads: the copy taken above serves every step.
     loop {
-        let Some(step) = step_at(&turn, index).filter(|_| index < total) else {
+        let Some(step) = step_at(&order, index).filter(|_| index < total) else {
             finish(world, phase);
             return;
         };
-        if step.kind != SubStep::Misc && side_could(world, &fight, &entities, step.kind, step.side)
-        {
+        if step.kind != SubStep::Misc && side_could_noted(world, &mut model, step.kind, step.side) {
             world.resource_mut::<TurnState>().fire = Some(step);
             let announce = {
                 let mut book = world.resource_mut::<FireBook>();
@@ -238,12 +291,12 @@ pub fn fire_phase(world: &mut World) {
                 new
             };
             if announce {
-                let name = turn.side_name(step.side);
+                let name = world.resource::<TurnState>().side_name(step.side);
                 log_now(world, format!("{name} {} (D3).", step.kind.label()));
             }
             return;
         }
-        let name = turn.side_name(step.side);
+        let name = world.resource::<TurnState>().side_name(step.side);
         let acted = std::mem::take(&mut world.resource_mut::<FireBook>().acted_in_step);
         let why = match step.kind {
             SubStep::Cast if acted => "has no other spell it could cast: its sub-step ends",
@@ -254,7 +307,7 @@ pub fn fire_phase(world: &mut World) {
         };
         log_now(world, format!("{name} {why} (D3)."));
         index += 1;
-        world.resource_mut::<TurnState>().fire = step_at(&turn, index);
+        world.resource_mut::<TurnState>().fire = step_at(&order, index);
     }
 }
 

@@ -5,8 +5,9 @@
 //! last read: reading it afresh (every figure's strings and profile) was the largest part of
 //! replaying a long game (issue 15: 100 000 `EndSide`). The last model is therefore kept and
 //! handed out shared until Bevy's change ticks say that something it was read from was
-//! written. A component taken away leaves no tick, so which optional components each figure
-//! had is remembered and compared too. The cache sits behind a lock in a resource inserted
+//! written. A component taken away leaves no tick, but it moves its figure to another table
+//! (every component the model reads is stored in tables), so the tables the figures sat in,
+//! and their rows, are remembered and compared too. The cache sits behind a lock in a resource inserted
 //! with the simulation, so reading it writes nothing the refused-order check would see.
 
 use super::MeleeState;
@@ -18,6 +19,7 @@ use crate::sim::components::*;
 use crate::sim::phase::TurnState;
 use crate::sim::world::{Map, Rules};
 use bevy::ecs::change_detection::Tick;
+use bevy::ecs::storage::TableId;
 use bevy::prelude::*;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -54,22 +56,37 @@ type FightQuery = (
     ),
 );
 
-/// The change ticks of everything [`FightQuery`] reads: the same figures match.
-type TickQuery = (
-    Entity,
-    (
-        Ref<'static, FigureId>,
-        Ref<'static, SideId>,
-        Ref<'static, Position>,
-        Ref<'static, Facing>,
-        Ref<'static, Stand>,
-        Ref<'static, Weight>,
-        Ref<'static, Blows>,
-        Ref<'static, Body>,
-        Ref<'static, Allowance>,
-    ),
-    Optional<'static>,
-);
+/// A figure one of whose components [`FightQuery`] reads was written (or added) since the
+/// world's last change tick, which the check sets to the kept model's. `Changed` is Bevy's own
+/// per-column test: cheaper than reading every tick of every figure into a list.
+type Written = Or<(
+    Or<(
+        Changed<FigureId>,
+        Changed<SideId>,
+        Changed<Position>,
+        Changed<Facing>,
+        Changed<Stand>,
+        Changed<Weight>,
+        Changed<Blows>,
+        Changed<Body>,
+        Changed<Allowance>,
+        Changed<Dexterity>,
+        Changed<Armour>,
+    )>,
+    Or<(
+        Changed<Encumbered>,
+        Changed<Weapon>,
+        Changed<Shield>,
+        Changed<RidingOn>,
+        Changed<CarriedBy>,
+        Changed<GaitState>,
+        Changed<HorseClassKey>,
+        Changed<Conditions>,
+        Changed<Combatant>,
+        Changed<CombatStatus>,
+        Changed<Troop>,
+    )>,
+)>;
 
 /// A model older than this many change ticks is read afresh: Bevy clamps very old ticks, after
 /// which "written since" can no longer be told.
@@ -82,19 +99,27 @@ pub struct KeptFight(Mutex<Kept>);
 
 #[derive(Default)]
 struct Kept {
-    query: Option<QueryState<FightQuery>>,
-    ticks: Option<QueryState<TickQuery>>,
+    /// Boxed: they leave the lock for every look, and a query state is large to move.
+    queries: Option<Box<Queries>>,
     last: Option<Last>,
     /// How many times the model was read afresh (the tests check the kept one is used).
     reads: usize,
+}
+
+/// The query states of the kept model: what it reads, and what tells that it was written.
+struct Queries {
+    read: QueryState<FightQuery>,
+    written: QueryState<(), Written>,
 }
 
 /// The model last read, and what it was read from.
 struct Last {
     fight: Arc<Fight>,
     entities: Arc<[Entity]>,
-    /// Every figure in the tick query's order, with a bit for each optional component it had.
-    seen: Vec<(Entity, u16)>,
+    /// The tables the figures were in, and their rows: a component added or taken away moves
+    /// a figure to another table (every component read is stored in tables), a figure spawned
+    /// or despawned changes a table's rows.
+    tables: Vec<(TableId, Vec<Entity>)>,
     /// The world's change tick when it was read: anything written later is newer.
     since: Tick,
 }
@@ -120,47 +145,52 @@ pub fn kept_fight(world: &mut World) -> (Arc<Fight>, Arc<[Entity]>) {
         let (f, e) = read_fight(world);
         return (Arc::new(f), e.into());
     }
-    if world.resource::<KeptFight>().lock().query.is_none() {
-        let q = world.query::<FightQuery>();
-        let t = world.query::<TickQuery>();
-        let kept = world.resource::<KeptFight>();
-        let mut k = kept.lock();
-        k.query = Some(q);
-        k.ticks = Some(t);
-    }
+    // The queries and the model leave the lock while the world is checked and read (the check
+    // sets the world's last change tick), and go back after.
+    let (queries, last) = {
+        let mut k = world.resource::<KeptFight>().lock();
+        (k.queries.take(), k.last.take())
+    };
+    let mut queries = queries.unwrap_or_else(|| {
+        Box::new(Queries {
+            read: world.query::<FightQuery>(),
+            written: world.query_filtered::<(), Written>(),
+        })
+    });
     // Whatever is written from now on carries a tick newer than this.
     let look = world.increment_change_tick();
-    let world: &World = world;
-    let kept = world.resource::<KeptFight>();
-    let mut k = kept.lock();
-    let k = &mut *k;
-    let ticks = k.ticks.as_mut().expect("made above");
-    if let Some(last) = k.last.as_mut().filter(|l| unchanged(world, l, ticks)) {
-        // The figures are as they were; the initiative may have passed (D1, D6): a few words
-        // the model holds beside them, set in place.
-        let turn = world.resource::<TurnState>();
-        let attacker = turn.initiative.unwrap_or(0);
-        let first_half = first_half_of(world, turn.turn);
-        if last.fight.attacker != attacker || last.fight.first_half.as_ref() != first_half {
-            let f = Arc::make_mut(&mut last.fight);
-            f.attacker = attacker;
-            f.first_half = first_half.cloned();
+    let kept = last.filter(|l| unchanged(world, l, &mut queries));
+    let fresh = kept.is_none();
+    let last = match kept {
+        Some(mut last) => {
+            // The figures are as they were; the initiative may have passed (D1, D6): a few
+            // words the model holds beside them, set in place.
+            let turn = world.resource::<TurnState>();
+            let attacker = turn.initiative.unwrap_or(0);
+            let first_half = first_half_of(world, turn.turn);
+            if last.fight.attacker != attacker || last.fight.first_half.as_ref() != first_half {
+                let f = Arc::make_mut(&mut last.fight);
+                f.attacker = attacker;
+                f.first_half = first_half.cloned();
+            }
+            last
         }
-        return (last.fight.clone(), last.entities.clone());
-    }
-    let (fight, entities) = read_with(world, k.query.as_mut().expect("made above"));
-    let seen = ticks
-        .iter(world)
-        .map(|(e, _, opt)| (e, present(&optional_ticks(&opt))))
-        .collect();
-    k.reads += 1;
-    let last = k.last.insert(Last {
-        fight: Arc::new(fight),
-        entities: entities.into(),
-        seen,
-        since: look,
-    });
-    (last.fight.clone(), last.entities.clone())
+        None => {
+            let (fight, entities) = read_with(world, &mut queries.read);
+            Last {
+                fight: Arc::new(fight),
+                entities: entities.into(),
+                tables: tables_of(world, &queries.read),
+                since: look,
+            }
+        }
+    };
+    let out = (last.fight.clone(), last.entities.clone());
+    let mut k = world.resource::<KeptFight>().lock();
+    k.reads += usize::from(fresh);
+    k.queries = Some(queries);
+    k.last = Some(last);
+    out
 }
 
 /// A fight model of `world` to change (the melee resolves rounds on its own copy).
@@ -175,90 +205,64 @@ pub fn read_fight(world: &mut World) -> (Fight, Vec<Entity>) {
     read_with(world, &mut q)
 }
 
-/// The optional components [`FightQuery`] reads, with their change ticks.
-type Optional<'a> = (
-    Option<Ref<'a, Dexterity>>,
-    Option<Ref<'a, Armour>>,
-    Option<Ref<'a, Encumbered>>,
-    Option<Ref<'a, Weapon>>,
-    Option<Ref<'a, Shield>>,
-    Option<Ref<'a, RidingOn>>,
-    Option<Ref<'a, CarriedBy>>,
-    Option<Ref<'a, GaitState>>,
-    Option<Ref<'a, HorseClassKey>>,
-    Option<Ref<'a, Conditions>>,
-    Option<Ref<'a, Combatant>>,
-    Option<Ref<'a, CombatStatus>>,
-    Option<Ref<'a, Troop>>,
-);
-
-/// The last-changed tick of each optional component a figure has.
-fn optional_ticks(o: &Optional<'_>) -> [Option<Tick>; 13] {
-    [
-        o.0.as_ref().map(|x| x.last_changed()),
-        o.1.as_ref().map(|x| x.last_changed()),
-        o.2.as_ref().map(|x| x.last_changed()),
-        o.3.as_ref().map(|x| x.last_changed()),
-        o.4.as_ref().map(|x| x.last_changed()),
-        o.5.as_ref().map(|x| x.last_changed()),
-        o.6.as_ref().map(|x| x.last_changed()),
-        o.7.as_ref().map(|x| x.last_changed()),
-        o.8.as_ref().map(|x| x.last_changed()),
-        o.9.as_ref().map(|x| x.last_changed()),
-        o.10.as_ref().map(|x| x.last_changed()),
-        o.11.as_ref().map(|x| x.last_changed()),
-        o.12.as_ref().map(|x| x.last_changed()),
-    ]
+/// The tables `query` matches, with their rows.
+fn tables_of(world: &World, query: &QueryState<FightQuery>) -> Vec<(TableId, Vec<Entity>)> {
+    let tables = &world.storages().tables;
+    query
+        .matched_tables()
+        .map(|id| {
+            (
+                id,
+                tables.get(id).map_or(Vec::new(), |t| t.entities().to_vec()),
+            )
+        })
+        .collect()
 }
 
-/// A bit for each optional component present.
-fn present(ticks: &[Option<Tick>; 13]) -> u16 {
-    ticks
-        .iter()
-        .enumerate()
-        .fold(0, |m, (i, t)| m | (u16::from(t.is_some()) << i))
+/// True when `query` matches the tables `seen` holds, with the same rows in each.
+fn same_tables(
+    world: &World,
+    query: &QueryState<FightQuery>,
+    seen: &[(TableId, Vec<Entity>)],
+) -> bool {
+    let tables = &world.storages().tables;
+    let mut n = 0;
+    for id in query.matched_tables() {
+        let Some((was, rows)) = seen.get(n) else {
+            return false;
+        };
+        let now = tables.get(id).map_or(&[][..], |t| t.entities());
+        if *was != id || now != rows.as_slice() {
+            return false;
+        }
+        n += 1;
+    }
+    n == seen.len()
 }
 
 /// True when none of the figures `last` was read from has been written, added, removed,
-/// spawned or despawned since (the same figures in the same order with the same components,
-/// none written), and the board is the same.
-fn unchanged(world: &World, last: &Last, ticks: &mut QueryState<TickQuery>) -> bool {
+/// spawned or despawned since (the same tables with the same rows, no component the model
+/// reads written), and the board and the ruleset are the same.
+fn unchanged(world: &mut World, last: &Last, queries: &mut Queries) -> bool {
     let now = world.read_change_tick();
     if now.get().wrapping_sub(last.since.get()) > MAX_AGE {
         return false;
     }
     let newer = |t: Tick| t.is_newer_than(last.since, now);
-    let fight = &last.fight;
     if newer(world.resource_ref::<Rules>().last_changed()) {
         return false;
     }
     let map = world.resource_ref::<Map>();
-    if newer(map.last_changed()) && fight.board != map.0 {
+    if newer(map.last_changed()) && last.fight.board != map.0 {
         return false;
     }
-    let mut n = 0;
-    for (e, req, opt) in ticks.iter(world) {
-        let opt = optional_ticks(&opt);
-        if last.seen.get(n) != Some(&(e, present(&opt))) {
-            return false;
-        }
-        n += 1;
-        let req = [
-            req.0.last_changed(),
-            req.1.last_changed(),
-            req.2.last_changed(),
-            req.3.last_changed(),
-            req.4.last_changed(),
-            req.5.last_changed(),
-            req.6.last_changed(),
-            req.7.last_changed(),
-            req.8.last_changed(),
-        ];
-        if req.into_iter().chain(opt.into_iter().flatten()).any(newer) {
-            return false;
-        }
+    queries.read.update_archetypes(world);
+    if !same_tables(world, &queries.read, &last.tables) {
+        return false;
     }
-    n == last.seen.len()
+    // `Changed` compares with the world's last change tick: the model's, for this look.
+    let written = &mut queries.written;
+    !world.last_change_tick_scope(last.since, |w| written.iter(w).next().is_some())
 }
 
 /// D6: the first half-move's engagements of this turn, when they were noted.
@@ -385,4 +389,32 @@ fn read_with(world: &World, q: &mut QueryState<FightQuery>) -> (Fight, Vec<Entit
         prepare,
     };
     (fight, entities)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::ecs::component::StorageType;
+
+    /// The check finds a component added or taken away by the table its figure moved to:
+    /// that holds only while every component the model reads is stored in tables.
+    #[test]
+    fn every_component_the_model_reads_is_stored_in_tables() {
+        let mut world = World::new();
+        let q = world.query::<FightQuery>();
+        let components = world.components();
+        let mut n = 0;
+        let access = q.component_access().access().try_reads_and_writes();
+        for id in access.expect("a bounded query") {
+            let info = components.get_info(id).expect("registered by the query");
+            assert_eq!(
+                info.storage_type(),
+                StorageType::Table,
+                "{} is not stored in tables",
+                info.name()
+            );
+            n += 1;
+        }
+        assert_eq!(n, 22, "the fight model reads 22 components");
+    }
 }

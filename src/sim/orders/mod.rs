@@ -277,9 +277,10 @@ fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
 
 /// Validates and applies one order. On refusal nothing in the world has changed.
 pub fn apply_order(world: &mut World, order: &Order) -> Result<(), Refusal> {
+    let step_ended = matches!(order, Order::EndSide) && super::fire::waiting(world);
     let r = dispatch(world, order);
     if r.is_ok() {
-        super::fire::unsettle(world);
+        super::fire::unsettle(world, step_ended);
     }
     r
 }

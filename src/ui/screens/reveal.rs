@@ -342,7 +342,7 @@ mod tests {
     fn line(text: &str) -> LogEntry {
         LogEntry {
             turn: 1,
-            phase: "melee rounds".into(),
+            phase: "melee rounds",
             text: text.into(),
             roll: None,
         }
