@@ -8,7 +8,7 @@ use super::card_table::show_cards;
 use super::cards::{CardsAnswer, Picks};
 use super::handover::{Handover, show_handover};
 use super::keys::{BINDINGS, contexts};
-use super::markdown::{Block, RULES_MD, parse, show};
+use super::rules_reader::RulesReader;
 use super::saves::SaveInfo;
 use crate::ui::play::Selection;
 use bevy::input::keyboard::Key;
@@ -194,24 +194,21 @@ pub fn draw_common(
     mut overlays: ResMut<Overlays>,
     mut actions: ResMut<ScreenActions>,
     time: Res<Time>,
-    mut rules: Local<Vec<Block>>,
+    mut rules: Local<RulesReader>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if overlays.rules && rules.is_empty() {
-        *rules = parse(RULES_MD);
-    }
-    let asked = common_ui(ctx, &mut overlays, time.elapsed_secs_f64(), &rules);
+    let asked = common_ui(ctx, &mut overlays, time.elapsed_secs_f64(), &mut rules);
     actions.0.extend(asked);
     Ok(())
 }
 
-/// Draws the dialogs, the help overlay, the rules window (from parsed `rules`) and the
+/// Draws the dialogs, the help overlay, the rules window (read by `rules`) and the
 /// notice, at time `now` (seconds), on either screen.
 pub fn common_ui(
     ctx: &egui::Context,
     overlays: &mut Overlays,
     now: f64,
-    rules: &[Block],
+    rules: &mut RulesReader,
 ) -> Option<ScreenAction> {
     if overlays.rules {
         rules_ui(ctx, &mut overlays.rules, rules);
@@ -234,7 +231,7 @@ pub fn common_ui(
 }
 
 /// The rules window: `docs/rules.md`, scrollable.
-pub fn rules_ui(ctx: &egui::Context, open: &mut bool, blocks: &[Block]) {
+pub fn rules_ui(ctx: &egui::Context, open: &mut bool, rules: &mut RulesReader) {
     let screen = ctx.viewport_rect();
     let size = egui::vec2(900.0_f32.min(screen.width() - 40.0), screen.height() - 80.0);
     egui::Window::new("Rules")
@@ -247,7 +244,7 @@ pub fn rules_ui(ctx: &egui::Context, open: &mut bool, blocks: &[Block]) {
         .show(ctx, |ui| {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
-                .show(ui, |ui| show(ui, blocks));
+                .show(ui, |ui| rules.show(ui));
         });
 }
 

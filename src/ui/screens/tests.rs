@@ -8,8 +8,8 @@ use super::cards::{
 };
 use super::catalogue::{LevelEntry, catalogue};
 use super::handover::Handover;
-use super::markdown::{RULES_MD, parse};
 use super::menu::{common_ui, playing_ui};
+use super::rules_reader::RulesReader;
 use super::saves::SaveInfo;
 use super::start::{StartForm, start_ui};
 use bevy_egui::egui;
@@ -82,7 +82,7 @@ fn the_start_screen_draws_every_level_and_a_broken_one() {
 
 #[test]
 fn every_dialog_and_overlay_draws() {
-    let rules = parse(RULES_MD);
+    let mut rules = RulesReader::default();
     let ctx = egui::Context::default();
     let saves = vec![
         SaveInfo {
@@ -120,10 +120,10 @@ fn every_dialog_and_overlay_draws() {
             notice: Some(("Saved".into(), 10.0)),
         };
         frame(&ctx, |ctx| {
-            assert!(common_ui(ctx, &mut o, 1.0, &rules).is_none());
+            assert!(common_ui(ctx, &mut o, 1.0, &mut rules).is_none());
         });
         frame(&ctx, |ctx| {
-            let _ = common_ui(ctx, &mut o, 11.0, &rules);
+            let _ = common_ui(ctx, &mut o, 11.0, &mut rules);
         });
         assert!(o.notice.is_none(), "the notice expires");
     }
@@ -238,12 +238,12 @@ fn enter_in_the_save_dialog_saves() {
         }),
         ..Default::default()
     };
-    let rules = Vec::new();
+    let mut rules = RulesReader::default();
     frame(&ctx, |ctx| {
-        assert!(common_ui(ctx, &mut o, 0.0, &rules).is_none())
+        assert!(common_ui(ctx, &mut o, 0.0, &mut rules).is_none())
     });
     frame(&ctx, |ctx| {
-        assert!(common_ui(ctx, &mut o, 0.0, &rules).is_none())
+        assert!(common_ui(ctx, &mut o, 0.0, &mut rules).is_none())
     });
     let enter = egui::Event::Key {
         key: egui::Key::Enter,
@@ -261,8 +261,10 @@ fn enter_in_the_save_dialog_saves() {
         ..Default::default()
     };
     let mut got = None;
-    ctx.run_ui(input, |ui| got = common_ui(ui.ctx(), &mut o, 0.0, &rules))
-        .drop_without_applying_deltas();
+    ctx.run_ui(input, |ui| {
+        got = common_ui(ui.ctx(), &mut o, 0.0, &mut rules)
+    })
+    .drop_without_applying_deltas();
     assert!(
         matches!(got, Some(ScreenAction::Save(ref n)) if n == "x"),
         "{got:?}"
