@@ -98,6 +98,8 @@ struct Raw {
 /// facts, whether it is a horse (A18: never an enemy) and its Dexterity (R4, 0 without one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Row {
+    /// Index into `raw`.
+    at: u32,
     facts: ContactFacts,
     horse: bool,
     dex: u8,
@@ -136,8 +138,11 @@ struct Kept {
     /// ([`crate::sim::changes::removals_of`]); `None`: read everything next time.
     since: Option<(Tick, usize)>,
     read_ids: Vec<bevy::ecs::component::ComponentId>,
-    /// Scratch: the entities of the last look, then those written since.
+    /// Scratch: the figures written since the last read.
     scratch: Vec<Entity>,
+    /// By index into `raw`: where the figure comes in the world's order now (inserting a
+    /// component into one figure reorders others; `touching` keeps the world's order).
+    rank: Vec<u32>,
 }
 
 /// The kept facts of a world (see the module's doc). Inserted by the simulation plugin; a
@@ -225,8 +230,8 @@ impl Enemies {
 
 impl Kept {
     /// Lists in `scratch` the figures written since the last read, when that is all that may
-    /// have changed: nothing was taken away (or despawned) and the figures are the same ones
-    /// in the same order (issue 15: reading every figure for every move was a sixth of an AI
+    /// have changed: nothing was taken away (or despawned) and the figures are the same ones,
+    /// noting the order the world lists them in now (issue 15: reading every figure for every move was a sixth of an AI
     /// side-turn at the limits). False when every figure must be read.
     fn written_since(&mut self, world: &mut World) -> bool {
         let Some((since, removed)) = self.since else {
@@ -239,14 +244,19 @@ impl Kept {
             return false;
         }
         let order = self.order.as_mut().expect("made with the query");
-        let mut same = 0;
+        let mut n = 0;
         for e in order.iter(world) {
-            if self.raw.get(same).is_none_or(|r| r.e != e) {
+            let Some(&i) = self.slot.get(e.index_u32() as usize) else {
+                return false;
+            };
+            if self.raw.get(i as usize).is_none_or(|r| r.e != e) {
                 return false;
             }
-            same += 1;
+            self.rank[i as usize] = n;
+            n += 1;
         }
-        if same != self.raw.len() {
+        // Every figure listed was read before, each once: the same figures.
+        if n as usize != self.raw.len() {
             return false;
         }
         let changed = self.changed.as_mut().expect("made with the query");
@@ -319,6 +329,8 @@ impl Kept {
             }
             self.slot[k] = i as u32;
         }
+        self.rank.clear();
+        self.rank.extend(0..self.raw.len() as u32);
         self.rows_from_raw();
     }
 
@@ -341,6 +353,7 @@ impl Kept {
                 None => (r.stand.shape, r.stand.size, r.weight),
             };
             let row = Row {
+                at: i as u32,
                 facts: ContactFacts {
                     entity: r.e,
                     side: r.side,
@@ -415,10 +428,13 @@ impl Kept {
             .entry(key)
             .or_insert_with(|| stop_cells(grid, board, &me.facts, enemies(), initiative))
             .clone();
-        let touching = enemies()
+        // In the order the world lists the figures now.
+        let mut touching: Vec<(u32, ContactFacts)> = enemies()
             .filter(|r| touches_front(grid, &r.facts, me.facts.cell))
-            .map(|r| r.facts)
+            .map(|r| (self.rank[r.at as usize], r.facts))
             .collect();
+        touching.sort_by_key(|t| t.0);
+        let touching = touching.into_iter().map(|t| t.1).collect();
         Around {
             me: Some(me.facts),
             dex: me.dex,
