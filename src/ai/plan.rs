@@ -301,9 +301,7 @@ pub fn baseline_move(
 
 /// Cells of every enemy in the fight.
 pub fn enemy_cells(view: &View, side: u8) -> Vec<Cell> {
-    let mut v: Vec<Cell> = view.enemies(side).map(|e| e.cell).collect();
-    v.sort();
-    v
+    view.enemy_cells(side)
 }
 
 /// True when a figure at `at` facing `facing` turns its back on `enemy`: the enemy is more

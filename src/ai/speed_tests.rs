@@ -2,7 +2,8 @@
 //! ([`crate::sim::view::with_view`], brought up to date after each order) must equal a view built
 //! afresh after every order of whole AI-against-AI games, melee and losses included; so must
 //! every figure's move set up from the kept contact facts ([`crate::sim::motion::KeptFacts`]),
-//! and the kept fight model ([`crate::sim::melee::kept_fight`]) equal one read afresh.
+//! and the kept fight model ([`crate::sim::melee::kept_fight`]) equal one read afresh; the
+//! view's kept enemy cells and the index of figure ids must answer as a fresh look does.
 
 use super::{AiLevel, next_order, set_level, side_to_act};
 use crate::level::default_level;
@@ -13,6 +14,7 @@ use crate::sim::motion::{KeptFacts, setup_move};
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::view::{View, ViewCache, with_view};
+use crate::sim::world::find_figure;
 use bevy::prelude::*;
 
 /// Every field of two views, the board's terrain and the ruleset's grid included (the
@@ -49,6 +51,12 @@ fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
         let fresh = View::build(w);
         let when = format!("after order {orders}: {o}");
         assert_same(&kept, &fresh, &when);
+        for side in 0..4 {
+            let mut cells: Vec<_> = fresh.enemies(side).map(|f| f.cell).collect();
+            cells.sort();
+            assert_eq!(kept.enemy_cells(side), cells, "{when}");
+        }
+        assert_same_ids(w, &when);
         assert_same_setups(w, &when);
         let (kept, kept_entities) = kept_fight(w);
         let (fresh, fresh_entities) = read_fight(w);
@@ -60,6 +68,21 @@ fn play_comparing(game: &mut Game, turns: u32) -> (usize, usize) {
         );
     }
     (orders, refused)
+}
+
+/// Every figure found by id from the kept index ([`crate::sim::world::FigureIndex`]) is the
+/// first one of that id in the world.
+fn assert_same_ids(w: &mut World, when: &str) {
+    let all: Vec<(Entity, String)> = w
+        .query::<(Entity, &FigureId)>()
+        .iter(w)
+        .map(|(e, f)| (e, f.0.clone()))
+        .collect();
+    for (_, id) in &all {
+        let first = all.iter().find(|(_, i)| i == id).map(|x| x.0);
+        assert_eq!(find_figure(w, id), first, "{when}: {id}");
+    }
+    assert_eq!(find_figure(w, "no such figure"), None, "{when}");
 }
 
 /// Every figure's move set up from the kept contact facts equals one set up from a fresh

@@ -308,6 +308,29 @@ fn square_line(a: Cell, b: Cell) -> Vec<Cell> {
     out
 }
 
+/// The cells strictly between `a` and `b` on the square line ([`GridKind::line`]), in order,
+/// without building the line: line of sight asks for a great many (issue 15).
+pub fn square_between(a: Cell, b: Cell) -> impl Iterator<Item = Cell> {
+    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let (mut x, mut y, mut err) = (a.x, a.y, dx + dy);
+    std::iter::from_fn(move || {
+        if (x, y) == (b.x, b.y) {
+            return None;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+        ((x, y) != (b.x, b.y)).then(|| Cell::new(x, y))
+    })
+}
+
 fn hex_line(a: Cell, b: Cell) -> Vec<Cell> {
     hex_line_nudged(a, b, 1)
 }
@@ -352,6 +375,32 @@ pub fn hex_line_nudged(a: Cell, b: Cell, nudge: i64) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_between_is_the_line_without_its_ends() {
+        let cells = [
+            (0, 0),
+            (3, 1),
+            (7, -2),
+            (-5, 4),
+            (2, 9),
+            (0, 6),
+            (6, 6),
+            (1, 0),
+        ];
+        for &(ax, ay) in &cells {
+            for &(bx, by) in &cells {
+                let (a, b) = (Cell::new(ax, ay), Cell::new(bx, by));
+                let line = GridKind::Square.line(a, b);
+                let inner = if line.len() > 2 {
+                    &line[1..line.len() - 1]
+                } else {
+                    &[][..]
+                };
+                assert_eq!(square_between(a, b).collect::<Vec<_>>(), inner, "{a} {b}");
+            }
+        }
+    }
     use GridKind::*;
 
     #[test]

@@ -9,8 +9,14 @@ use crate::rules::mp::Mp;
 use crate::rules::ruleset::{Encumbrance, TroopType};
 use bevy::prelude::*;
 
-/// The id a level and orders use for a figure.
+/// The id a level and orders use for a figure. Immutable: it changes only by an insert or a
+/// removal, which the hooks report to the index of ids ([`crate::sim::world::FigureIndex`]).
 #[derive(Component, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[component(
+    immutable,
+    on_insert = crate::sim::world::figure_ids_changed,
+    on_remove = crate::sim::world::figure_ids_changed
+)]
 pub struct FigureId(pub String);
 
 /// Display name from the template ("Knight", "Destrier").
@@ -122,7 +128,7 @@ pub struct Weight(pub u32);
 pub struct Dexterity(pub u8);
 
 /// Stand shape and size (D10, D13).
-#[derive(Component, Clone, Copy, Debug)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stand {
     /// Square (foot) or long (mount).
     pub shape: StandShape,

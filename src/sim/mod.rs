@@ -4,6 +4,7 @@
 
 pub mod action_roll;
 pub mod cavalry;
+pub mod changes;
 pub mod charge;
 pub mod components;
 pub mod dice;
@@ -46,6 +47,7 @@ impl Plugin for SimPlugin {
             .init_resource::<melee::MeleeState>()
             .init_resource::<charge::ChargeBook>()
             .init_resource::<motion::KeptFacts>()
+            .init_resource::<world::FigureIndex>()
             .init_resource::<melee::KeptFight>()
             .init_resource::<queries::KeptQueries>()
             .configure_sets(

@@ -18,6 +18,7 @@ use crate::rules::board::Board;
 use crate::rules::grid::{Cell, GridKind};
 use crate::rules::ruleset::{Encumbrance, TroopType};
 use crate::sim::components::*;
+use bevy::ecs::change_detection::Tick;
 use bevy::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -37,8 +38,48 @@ type FactQuery = (
     Option<&'static Dexterity>,
 );
 
+/// The figures [`FactQuery`] reads (the same ones, in the same order).
+type OrderQuery = QueryState<
+    Entity,
+    (
+        With<SideId>,
+        With<Position>,
+        With<Facing>,
+        With<Stand>,
+        With<Weight>,
+    ),
+>;
+
+/// The figures [`FactQuery`] reads with a component written since the last read.
+type ChangedQuery = QueryState<
+    Entity,
+    (
+        With<SideId>,
+        With<Position>,
+        With<Facing>,
+        With<Stand>,
+        With<Weight>,
+        Or<(
+            Changed<SideId>,
+            Changed<Position>,
+            Changed<Facing>,
+            Changed<Stand>,
+            Changed<Weight>,
+            Changed<Encumbered>,
+            Changed<RidingOn>,
+            Changed<CarriedBy>,
+            Changed<Troop>,
+            Changed<Dexterity>,
+        )>,
+    ),
+>;
+
+/// A read older than this many change ticks is not brought up to date: Bevy clamps very old
+/// ticks, after which "written since" can no longer be told.
+const MAX_AGE: u32 = 1 << 30;
+
 /// One figure of [`FactQuery`] as read, before mounts are paired with riders.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 struct Raw {
     e: Entity,
     side: u8,
@@ -57,6 +98,8 @@ struct Raw {
 /// facts, whether it is a horse (A18: never an enemy) and its Dexterity (R4, 0 without one).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Row {
+    /// Index into `raw`.
+    at: u32,
     facts: ContactFacts,
     horse: bool,
     dex: u8,
@@ -88,6 +131,18 @@ struct Kept {
     rows: Vec<Row>,
     /// By the mover's side.
     sides: Vec<Enemies>,
+    order: Option<OrderQuery>,
+    changed: Option<ChangedQuery>,
+    /// The world's change tick at the last read (anything written later is newer) and how
+    /// many times a component of [`FactQuery`] was taken away by then
+    /// ([`crate::sim::changes::removals_of`]); `None`: read everything next time.
+    since: Option<(Tick, usize)>,
+    read_ids: Vec<bevy::ecs::component::ComponentId>,
+    /// Scratch: the figures written since the last read.
+    scratch: Vec<Entity>,
+    /// By index into `raw`: where the figure comes in the world's order now (inserting a
+    /// component into one figure reorders others; `touching` keeps the world's order).
+    rank: Vec<u32>,
 }
 
 /// The kept facts of a world (see the module's doc). Inserted by the simulation plugin; a
@@ -118,22 +173,48 @@ pub(super) fn around(world: &mut World, unit: Entity, initiative: Option<u8>) ->
             query: Some(world.query::<FactQuery>()),
             ..Default::default()
         };
+        fresh.read(world);
         return fresh.around(world, unit, initiative);
     }
-    if world.resource::<KeptFacts>().lock().query.is_none() {
-        let q = world.query::<FactQuery>();
-        world.resource::<KeptFacts>().lock().query.get_or_insert(q);
+    // Taken out of its lock (which writes nothing the world's change ticks see) while the
+    // figures written since the last read are listed, which needs the world mutably.
+    let mut kept = std::mem::take(&mut *world.resource::<KeptFacts>().lock());
+    if kept.query.is_none() {
+        kept.query = Some(world.query::<FactQuery>());
+        kept.order = Some(world.query_filtered());
+        kept.changed = Some(world.query_filtered());
+        kept.read_ids = vec![
+            world.register_component::<SideId>(),
+            world.register_component::<Position>(),
+            world.register_component::<Facing>(),
+            world.register_component::<Stand>(),
+            world.register_component::<Weight>(),
+            world.register_component::<Encumbered>(),
+            world.register_component::<RidingOn>(),
+            world.register_component::<CarriedBy>(),
+            world.register_component::<Troop>(),
+            world.register_component::<Dexterity>(),
+        ];
     }
-    let world: &World = world;
-    world
-        .resource::<KeptFacts>()
-        .lock()
-        .around(world, unit, initiative)
+    let written = kept.written_since(world);
+    // Whatever is written from now on carries a tick newer than this.
+    let look = world.increment_change_tick();
+    let removed = crate::sim::changes::removals_of(world, &kept.read_ids);
+    let world_ref: &World = world;
+    if written {
+        kept.read_written(world_ref);
+    } else {
+        kept.read(world_ref);
+    }
+    kept.since = Some((look, removed));
+    let out = kept.around(world_ref, unit, initiative);
+    *world.resource::<KeptFacts>().lock() = kept;
+    out
 }
 
 impl KeptFacts {
-    /// The kept facts (a panic while they were held leaves them as they were: each read
-    /// compares everything again anyway).
+    /// The kept facts (a panic while they were taken out leaves none kept: the next set-up
+    /// reads every figure).
     fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -148,6 +229,78 @@ impl Enemies {
 }
 
 impl Kept {
+    /// Lists in `scratch` the figures written since the last read, when that is all that may
+    /// have changed: nothing was taken away (or despawned) and the figures are the same ones,
+    /// noting the order the world lists them in now (issue 15: reading every figure for every move was a sixth of an AI
+    /// side-turn at the limits). False when every figure must be read.
+    fn written_since(&mut self, world: &mut World) -> bool {
+        let Some((since, removed)) = self.since else {
+            return false;
+        };
+        let now = world.read_change_tick();
+        if now.get().wrapping_sub(since.get()) > MAX_AGE
+            || crate::sim::changes::removals_of(world, &self.read_ids) != removed
+        {
+            return false;
+        }
+        let order = self.order.as_mut().expect("made with the query");
+        let mut n = 0;
+        for e in order.iter(world) {
+            let Some(&i) = self.slot.get(e.index_u32() as usize) else {
+                return false;
+            };
+            if self.raw.get(i as usize).is_none_or(|r| r.e != e) {
+                return false;
+            }
+            self.rank[i as usize] = n;
+            n += 1;
+        }
+        // Every figure listed was read before, each once: the same figures.
+        if n as usize != self.raw.len() {
+            return false;
+        }
+        let changed = self.changed.as_mut().expect("made with the query");
+        let scratch = &mut self.scratch;
+        scratch.clear();
+        world.last_change_tick_scope(since, |world| scratch.extend(changed.iter(world)));
+        true
+    }
+
+    /// [`Kept::read`] for the figures listed by [`Kept::written_since`] alone: the others
+    /// are as they were read.
+    fn read_written(&mut self, world: &World) {
+        if self.scratch.is_empty() {
+            return;
+        }
+        let q = self.query.as_mut().expect("a query");
+        let mut any = false;
+        for &e in &self.scratch {
+            let i = self.slot[e.index_u32() as usize] as usize;
+            let (e, side, pos, facing, stand, weight, enc, riding, carried, troop, dex) =
+                q.get(world, e).expect("a figure listed by the same query");
+            let r = Raw {
+                e,
+                side: side.0,
+                cell: pos.0,
+                facing: facing.0,
+                stand: *stand,
+                weight: weight.0,
+                enc: enc.map(|x| x.0),
+                riding: riding.map(|r| r.0),
+                carried: carried.is_some(),
+                horse: troop.is_some_and(|t| t.0 == TroopType::Horse),
+                dex: dex.map_or(0, |d| d.0),
+            };
+            if self.raw[i] != r {
+                self.raw[i] = r;
+                any = true;
+            }
+        }
+        if any {
+            self.rows_from_raw();
+        }
+    }
+
     /// Reads every figure again, forgetting what a side's movers read of their enemies when
     /// a figure of another side is no longer as it was.
     fn read(&mut self, world: &World) {
@@ -176,6 +329,14 @@ impl Kept {
             }
             self.slot[k] = i as u32;
         }
+        self.rank.clear();
+        self.rank.extend(0..self.raw.len() as u32);
+        self.rows_from_raw();
+    }
+
+    /// Pairs the figures read with their mounts into rows, forgetting what a side's movers
+    /// read of their enemies when a figure of another side is no longer as it was.
+    fn rows_from_raw(&mut self) {
         let mut n = 0;
         for i in 0..self.raw.len() {
             let r = self.raw[i];
@@ -192,6 +353,7 @@ impl Kept {
                 None => (r.stand.shape, r.stand.size, r.weight),
             };
             let row = Row {
+                at: i as u32,
                 facts: ContactFacts {
                     entity: r.e,
                     side: r.side,
@@ -224,8 +386,8 @@ impl Kept {
         }
     }
 
+    /// What `unit` reads of the other figures as last read.
     fn around(&mut self, world: &World, unit: Entity, initiative: Option<u8>) -> Around {
-        self.read(world);
         let grid = world.resource::<crate::sim::world::Rules>().0.grid;
         let board = &world.resource::<crate::sim::world::Map>().0;
         let Some(me) = self.rows.iter().find(|r| r.facts.entity == unit).copied() else {
@@ -266,10 +428,13 @@ impl Kept {
             .entry(key)
             .or_insert_with(|| stop_cells(grid, board, &me.facts, enemies(), initiative))
             .clone();
-        let touching = enemies()
+        // In the order the world lists the figures now.
+        let mut touching: Vec<(u32, ContactFacts)> = enemies()
             .filter(|r| touches_front(grid, &r.facts, me.facts.cell))
-            .map(|r| r.facts)
+            .map(|r| (self.rank[r.at as usize], r.facts))
             .collect();
+        touching.sort_by_key(|t| t.0);
+        let touching = touching.into_iter().map(|t| t.1).collect();
         Around {
             me: Some(me.facts),
             dex: me.dex,

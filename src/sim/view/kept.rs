@@ -11,6 +11,7 @@
 
 use super::{FigQuery, View, fill, link_groups, row_of};
 use crate::rules::board::Board;
+use crate::rules::ruleset::TroopType;
 use crate::sim::action_roll::ActionRolls;
 use crate::sim::components::*;
 use crate::sim::groups::Groups;
@@ -54,6 +55,65 @@ type MountQuery = (
     Option<Ref<'static, Rate>>,
 );
 
+/// The figures ([`TickQuery`]'s) with a component written since the last look: whether each
+/// is carried now and its troop type (as `row_of`, mounts and riderless horses are no figure).
+type ChangedFigs = QueryState<
+    (Entity, Has<CarriedBy>, &'static Troop),
+    (
+        (
+            With<FigureId>,
+            With<SideId>,
+            With<Position>,
+            With<Facing>,
+            With<Stand>,
+            With<Quality>,
+            With<Weapon>,
+            With<Body>,
+            With<Rate>,
+            With<Armour>,
+            With<Blows>,
+        ),
+        Or<(
+            Or<(
+                Changed<FigureId>,
+                Changed<SideId>,
+                Changed<Position>,
+                Changed<Facing>,
+                Changed<Stand>,
+                Changed<Troop>,
+                Changed<Quality>,
+            )>,
+            Or<(
+                Changed<Weapon>,
+                Changed<Body>,
+                Changed<Rate>,
+                Changed<RidingOn>,
+                Changed<CarriedBy>,
+                Changed<Armour>,
+                Changed<Blows>,
+                Changed<CombatStatus>,
+            )>,
+        )>,
+    ),
+>;
+
+/// The mounts ([`MountQuery`]'s) with a component written since the last look.
+type ChangedMounts = QueryState<
+    Entity,
+    (
+        With<CarriedBy>,
+        Or<(
+            Changed<Body>,
+            Changed<Stand>,
+            Changed<Facing>,
+            Changed<GaitState>,
+            Changed<GallopStreak>,
+            Changed<Rate>,
+            Changed<CarriedBy>,
+        )>,
+    ),
+>;
+
 /// A mount as last looked at: which look, which of [`MountQuery`]'s components it had, and
 /// whether any was written since the look before.
 #[derive(Clone, Copy)]
@@ -76,6 +136,58 @@ struct Changes {
     mount_seen: Vec<Option<MountSeen>>,
     /// By index into the view's figures: its mount and whether it had a combat state.
     rider: Vec<(Option<Entity>, bool)>,
+    /// The components the view reads of figures and mounts, and how many times one was taken
+    /// away ([`crate::sim::changes::removals_of`]) by the last look.
+    read_ids: Vec<bevy::ecs::component::ComponentId>,
+    removed: usize,
+    /// The rider (index into the view's figures) of each mount, by entity index, `u32::MAX`
+    /// for none; with `orphans`, valid while `indexed`.
+    by_mount: Vec<u32>,
+    /// Riders whose mount was no mount ([`MountQuery`]) at the last full pass: read every time.
+    orphans: Vec<usize>,
+    /// Every rider's mount is in `by_mount` (no two riders share one): the figures changed
+    /// since the last look may be read alone ([`View::refresh_changed`]).
+    indexed: bool,
+    changed_figs: Option<ChangedFigs>,
+    changed_mounts: Option<ChangedMounts>,
+    /// The figures and mounts written since the last look, when `fast`.
+    figs_written: Vec<(Entity, bool, bool)>,
+    mounts_written: Vec<Entity>,
+    /// Nothing was taken away since the last look, so the lists above are all that changed.
+    fast: bool,
+}
+
+impl Changes {
+    /// Lists the figures and mounts written since the last look (issue 15: finding them was
+    /// a scan of every component of every figure), when nothing was removed since; `fast`
+    /// says whether it could.
+    fn collect(&mut self, world: &mut World) {
+        self.fast = false;
+        let Some(since) = self.since else { return };
+        // Bevy clamps very old ticks, after which "written since" can no longer be told.
+        let old = world.read_change_tick().get().wrapping_sub(since.get()) > 1 << 30;
+        let removed = crate::sim::changes::removals_of(world, &self.read_ids);
+        if old || !self.indexed || removed != self.removed {
+            return;
+        }
+        if self.changed_figs.is_none() {
+            self.changed_figs = Some(world.query_filtered());
+            self.changed_mounts = Some(world.query_filtered());
+        }
+        let figs = self.changed_figs.as_mut().expect("just made");
+        let mounts = self.changed_mounts.as_mut().expect("just made");
+        let (fw, mw) = (&mut self.figs_written, &mut self.mounts_written);
+        fw.clear();
+        mw.clear();
+        world.last_change_tick_scope(since, |world| {
+            fw.extend(
+                figs.iter(world)
+                    .map(|(e, carried, t)| (e, carried, t.0 == TroopType::Horse)),
+            );
+            mw.extend(mounts.iter(world));
+        });
+        self.fast = true;
+    }
 }
 
 /// The public view kept between orders ([`with_view`]). What it holds is exactly what
@@ -114,18 +226,41 @@ pub fn with_view<R>(world: &mut World, f: impl FnOnce(&mut World, &View) -> R) -
             cache.query = Some(world.query::<FigQuery>());
             cache.changes.ticks = Some(world.query::<TickQuery>());
             cache.changes.mounts = Some(world.query_filtered::<MountQuery, With<CarriedBy>>());
+            cache.changes.read_ids = vec![
+                world.register_component::<FigureId>(),
+                world.register_component::<SideId>(),
+                world.register_component::<Position>(),
+                world.register_component::<Facing>(),
+                world.register_component::<Stand>(),
+                world.register_component::<Troop>(),
+                world.register_component::<Quality>(),
+                world.register_component::<Weapon>(),
+                world.register_component::<Body>(),
+                world.register_component::<Rate>(),
+                world.register_component::<RidingOn>(),
+                world.register_component::<CarriedBy>(),
+                world.register_component::<Armour>(),
+                world.register_component::<Blows>(),
+                world.register_component::<CombatStatus>(),
+                world.register_component::<GaitState>(),
+                world.register_component::<GallopStreak>(),
+            ];
         }
         // Whatever is written from now on carries a tick newer than `look`.
         let look = world.increment_change_tick();
+        let removed = crate::sim::changes::removals_of(world, &cache.changes.read_ids);
+        cache.changes.collect(world);
         {
             let world: &World = world;
             let q = cache.query.as_mut().expect("just made");
             let fresh = cache.view.as_mut().is_some_and(|v| {
                 v.refresh(world, q, &cache.slot, &mut cache.units, &mut cache.changes)
             });
+            cache.changes.removed = removed;
             if fresh {
                 cache.changes.since = Some(look);
             } else {
+                cache.changes.indexed = false;
                 cache.view = Some(View::read(world, q, &mut cache.slot));
                 cache.units = world.get_resource::<Groups>().cloned().unwrap_or_default();
                 cache.changes.since = None;
@@ -163,6 +298,147 @@ impl View {
         }
         let rules = &world.resource::<Rules>().0;
         ch.looks = ch.looks.wrapping_add(1);
+        let fast = match since {
+            Some(_) if ch.fast => self.refresh_changed(world, q, slot, ch, rules),
+            _ => None,
+        };
+        match fast {
+            Some(false) => return false,
+            Some(true) => {}
+            None => {
+                if !self.refresh_all(world, q, slot, ch, since, rules) {
+                    return false;
+                }
+            }
+        }
+        let changed = |t: Option<Tick>| since.zip(t).is_none_or(|(s, t)| newer(t, s));
+
+        let groups = world.get_resource_ref::<Groups>();
+        if changed(groups.as_ref().map(|g| g.last_changed())) {
+            let no_groups = Groups::default();
+            let now = groups.as_deref().unwrap_or(&no_groups);
+            if now != units {
+                link_groups(&mut self.groups, &mut self.figs, now);
+                units.clone_from(now);
+            }
+        }
+        self.turn = world.resource::<TurnState>().turn;
+        self.phase = *world.resource::<State<Phase>>().get();
+        self.grid = rules.grid;
+        self.mounted_style = rules.mounted_style;
+        let map = world.resource_ref::<Map>();
+        if changed(Some(map.last_changed())) && copy_board(&mut self.board, &map.0) {
+            // New terrain: the lines of sight traced over the old one are forgotten.
+            self.sight.lock().clear();
+        }
+        let rolls = world.get_resource_ref::<ActionRolls>();
+        if changed(rolls.as_ref().map(|r| r.last_changed())) {
+            // The rolls only ever grow: the new ones are appended, after checking the old ones.
+            let rolls = rolls.as_ref().map_or(&[][..], |r| &r.0);
+            if rolls.len() >= self.rolls.len() && rolls[..self.rolls.len()] == self.rolls[..] {
+                let n = self.rolls.len();
+                self.rolls.extend_from_slice(&rolls[n..]);
+            } else {
+                self.rolls.clear();
+                self.rolls.extend_from_slice(rolls);
+            }
+        }
+        true
+    }
+
+    /// [`View::refresh`] when nothing was taken away since the last look (`ch.fast`): only
+    /// the figures written since, those whose mount was, and those without a mount that
+    /// [`MountQuery`] reads are read again (issue 15). `None` when a rider changed mounts:
+    /// every figure must be looked at; otherwise as `refresh`.
+    fn refresh_changed(
+        &mut self,
+        world: &World,
+        q: &mut QueryState<FigQuery>,
+        slot: &[u32],
+        ch: &mut Changes,
+        rules: &crate::rules::ruleset::Ruleset,
+    ) -> Option<bool> {
+        let in_view = |e: Entity| {
+            let i = *slot.get(e.index_u32() as usize)? as usize;
+            self.figs.get(i).filter(|f| f.entity == e).map(|_| i)
+        };
+        let mut todo = std::mem::take(&mut ch.orphans);
+        let orphans = todo.len();
+        for &(e, carried, horse) in &ch.figs_written {
+            // As `row_of`: a mount is read with its rider; a riderless horse is no figure.
+            if carried || horse {
+                if in_view(e).is_some() {
+                    ch.orphans = todo;
+                    return Some(false);
+                }
+                continue;
+            }
+            let Some(i) = in_view(e) else {
+                ch.orphans = todo;
+                return Some(false);
+            };
+            if world.get::<RidingOn>(e).map(|r| r.0) != ch.rider[i].0 {
+                // A new mount: `by_mount` must be built again.
+                todo.truncate(orphans);
+                ch.orphans = todo;
+                return None;
+            }
+            todo.push(i);
+        }
+        for &m in &ch.mounts_written {
+            let rider = ch.by_mount.get(m.index_u32() as usize).copied();
+            if let Some(i) = rider.filter(|&i| i != u32::MAX).map(|i| i as usize)
+                && ch.rider.get(i).is_some_and(|r| r.0 == Some(m))
+            {
+                todo.push(i);
+            }
+        }
+        let mut ok = true;
+        for &i in &todo {
+            let e = self.figs[i].entity;
+            ch.rider[i] = (
+                world.get::<RidingOn>(e).map(|r| r.0),
+                world.get::<CombatStatus>(e).is_some(),
+            );
+            let Some(r) = q.get(world, e).ok().and_then(row_of) else {
+                ok = false;
+                break;
+            };
+            let fv = &mut self.figs[i];
+            if fv.id != r.id {
+                ok = false;
+                break;
+            }
+            let was = (fv.side, fv.cell, fv.down);
+            fill(fv, &r, world, rules);
+            if was != (fv.side, fv.cell, fv.down) {
+                let side = fv.side;
+                self.forget_enemy_cells(was.0);
+                self.forget_enemy_cells(side);
+            }
+        }
+        todo.truncate(orphans);
+        ch.orphans = todo;
+        Some(ok)
+    }
+
+    /// [`View::refresh`] reading every figure's change ticks: the figures (and mounts)
+    /// written since `since` are read again, all of them with `None`. False when the figures
+    /// are no longer the same ones. Indexes the riders by mount for [`View::refresh_changed`].
+    fn refresh_all(
+        &mut self,
+        world: &World,
+        q: &mut QueryState<FigQuery>,
+        slot: &[u32],
+        ch: &mut Changes,
+        since: Option<Tick>,
+        rules: &crate::rules::ruleset::Ruleset,
+    ) -> bool {
+        let now = world.read_change_tick();
+        let newer = |t: Tick, s: Tick| t.is_newer_than(s, now);
+        ch.indexed = false;
+        ch.orphans.clear();
+        ch.by_mount.iter_mut().for_each(|x| *x = u32::MAX);
         let look = ch.looks;
         let mounts = ch.mounts.as_mut().expect("made with the view's query");
         for (m, body, stand, facing, gait, streak, rate) in mounts.iter(world) {
@@ -254,40 +530,32 @@ impl View {
             if fv.id != r.id {
                 return false;
             }
+            let was = (fv.side, fv.cell, fv.down);
             fill(fv, &r, world, rules);
+            if was != (fv.side, fv.cell, fv.down) {
+                let side = fv.side;
+                self.forget_enemy_cells(was.0);
+                self.forget_enemy_cells(side);
+            }
         }
         if seen != self.figs.len() {
             return false;
         }
-        let changed = |t: Option<Tick>| since.zip(t).is_none_or(|(s, t)| newer(t, s));
-        let groups = world.get_resource_ref::<Groups>();
-        if changed(groups.as_ref().map(|g| g.last_changed())) {
-            let no_groups = Groups::default();
-            let now = groups.as_deref().unwrap_or(&no_groups);
-            if now != units {
-                link_groups(&mut self.groups, &mut self.figs, now);
-                units.clone_from(now);
+        ch.indexed = true;
+        for (i, &(riding, _)) in ch.rider.iter().enumerate() {
+            let Some(m) = riding else { continue };
+            let k = m.index_u32() as usize;
+            if ch.by_mount.len() <= k {
+                ch.by_mount.resize(k + 1, u32::MAX);
             }
-        }
-        self.turn = world.resource::<TurnState>().turn;
-        self.phase = *world.resource::<State<Phase>>().get();
-        self.grid = rules.grid;
-        self.mounted_style = rules.mounted_style;
-        let map = world.resource_ref::<Map>();
-        if changed(Some(map.last_changed())) && copy_board(&mut self.board, &map.0) {
-            // New terrain: the lines of sight traced over the old one are forgotten.
-            self.sight.lock().clear();
-        }
-        let rolls = world.get_resource_ref::<ActionRolls>();
-        if changed(rolls.as_ref().map(|r| r.last_changed())) {
-            // The rolls only ever grow: the new ones are appended, after checking the old ones.
-            let rolls = rolls.as_ref().map_or(&[][..], |r| &r.0);
-            if rolls.len() >= self.rolls.len() && rolls[..self.rolls.len()] == self.rolls[..] {
-                let n = self.rolls.len();
-                self.rolls.extend_from_slice(&rolls[n..]);
-            } else {
-                self.rolls.clear();
-                self.rolls.extend_from_slice(rolls);
+            if ch.by_mount[k] != u32::MAX {
+                ch.indexed = false;
+            }
+            ch.by_mount[k] = i as u32;
+            let seen = ch.mount_seen.get(k).copied().flatten();
+            let seen = seen.is_some_and(|x| x.entity == m && x.look == look);
+            if !seen {
+                ch.orphans.push(i);
             }
         }
         true

@@ -109,6 +109,28 @@ pub struct View {
     pub rolls: Vec<RollEntry>,
     /// Lines of sight already traced over the terrain.
     sight: SightMemo,
+    /// Each side's enemy cells already sorted ([`View::enemy_cells`]).
+    enemy_memo: EnemyMemo,
+}
+
+/// [`View::enemy_cells`] already gathered and sorted, by side. The AI asks for them for every
+/// figure it moves, and an enemy moves only in its own half-move: at 4096 figures sorting
+/// them again for each figure was a sixteenth of a side-turn (issue 15). The kept view
+/// forgets a side's cells when one of its enemies moves, falls or changes side
+/// ([`View::forget_enemy_cells`]).
+#[derive(Debug, Default)]
+struct EnemyMemo(std::sync::Mutex<Vec<(u8, Vec<Cell>)>>);
+
+impl Clone for EnemyMemo {
+    fn clone(&self) -> EnemyMemo {
+        EnemyMemo(std::sync::Mutex::new(self.lock().clone()))
+    }
+}
+
+impl EnemyMemo {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u8, Vec<Cell>)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Terrain-only sight ([`View::in_sight`]) already traced, by (from, to). The terrain never
@@ -383,6 +405,7 @@ impl View {
                 .map(|r| r.0.clone())
                 .unwrap_or_default(),
             sight: SightMemo::default(),
+            enemy_memo: EnemyMemo::default(),
         }
     }
 
@@ -403,6 +426,24 @@ impl View {
     /// Enemies of `side` still in the fight.
     pub fn enemies(&self, side: u8) -> impl Iterator<Item = &FigView> + '_ {
         self.figs.iter().filter(move |f| f.side != side && !f.down)
+    }
+
+    /// The cells of the enemies of `side` still in the fight ([`View::enemies`]), sorted.
+    pub fn enemy_cells(&self, side: u8) -> Vec<Cell> {
+        let mut memo = self.enemy_memo.lock();
+        if let Some((_, v)) = memo.iter().find(|(s, _)| *s == side) {
+            return v.clone();
+        }
+        let mut v: Vec<Cell> = self.enemies(side).map(|e| e.cell).collect();
+        v.sort();
+        memo.push((side, v.clone()));
+        v
+    }
+
+    /// Forgets the enemy cells kept for every side but `side`: a figure of `side` moved, fell,
+    /// rose or joined it.
+    fn forget_enemy_cells(&self, side: u8) {
+        self.enemy_memo.lock().retain(|(s, _)| *s == side);
     }
 
     /// Sight blocked by terrain only ("in sight").
