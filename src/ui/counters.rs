@@ -4,9 +4,10 @@
 //! counter, on the rider. Counters follow `Position`, `Facing`, `Body`, `SideId`, `Troop`,
 //! `RidingOn`/`CarriedBy` and [`Selected`] changes, whoever makes them.
 
-use super::art::{CounterArt, side_colour};
+use super::art::CounterArt;
 use super::layout::MapLayout;
 use super::look::{CounterLook, FigureFacts, MountFacts, counter_look};
+use super::settings::{Palette, Settings, side_colour};
 use super::{Selected, UiSet, Z_COUNTERS};
 use crate::sim::components::{
     Body, CarriedBy, Conditions, Facing, Position, RidingOn, SideId, Troop, Weapon,
@@ -218,6 +219,7 @@ type FigureData = (
 #[allow(clippy::too_many_arguments)]
 fn refresh_counters(
     layout: Option<Res<MapLayout>>,
+    settings: Option<Res<Settings>>,
     changed: Query<(Entity, Option<&CarriedBy>), Watched>,
     new_counters: Query<&CounterOf, Added<CounterParts>>,
     all_counters: Query<&CounterOf>,
@@ -238,7 +240,11 @@ fn refresh_counters(
         let owner = figures.get(e).ok().and_then(|f| f.7.map(|c| c.0));
         dirty.insert(owner.unwrap_or(e));
     }
-    if layout.is_changed() {
+    // A new palette repaints every counter, as a new layout moves them all.
+    let palette = settings
+        .as_ref()
+        .map_or_else(Palette::default, |s| s.palette);
+    if layout.is_changed() || settings.is_some_and(|s| s.is_changed()) {
         dirty.extend(all_counters.iter().map(|c| c.0));
     }
     for figure in dirty {
@@ -272,7 +278,7 @@ fn refresh_counters(
             continue;
         };
         tf.translation = layout.cell_to_world(pos.0).extend(Z_COUNTERS);
-        apply_look(&look, p, layout.cell, &mut parts);
+        apply_look(&look, palette, p, layout.cell, &mut parts);
     }
 }
 
@@ -297,15 +303,21 @@ fn show(on: bool) -> Visibility {
     }
 }
 
-fn apply_look(look: &CounterLook, p: &CounterParts, cell: f32, parts: &mut PartQuery) {
+fn apply_look(
+    look: &CounterLook,
+    palette: Palette,
+    p: &CounterParts,
+    cell: f32,
+    parts: &mut PartQuery,
+) {
     if let Ok((mut tf, _, Some(mut s), _)) = parts.get_mut(p.base) {
         // A fallen figure lies greyed and tipped over.
         s.color = if look.fallen {
-            let c = side_colour(look.side).to_srgba();
+            let c = side_colour(palette, look.side).to_srgba();
             let grey = |v: f32| v * 0.3 + 0.35 * 0.7;
             Color::srgb(grey(c.red), grey(c.green), grey(c.blue))
         } else {
-            side_colour(look.side)
+            side_colour(palette, look.side)
         };
         tf.rotation = Quat::from_rotation_z(if look.fallen { 0.5 } else { 0.0 });
     }

@@ -12,14 +12,16 @@ use super::art::CounterArt;
 use super::bridge::{GameView, Mirror};
 use super::layout::MapLayout;
 use super::play::PlaySet;
+use super::settings::{Pace, Settings};
 use super::{UiSet, Z_COUNTERS};
 use crate::rules::grid::Cell;
 use crate::sim::components::{Body, Conditions, FigureId, Position};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
-/// How long an effect stays on the map, in seconds.
-pub const EFFECT_SECS: f32 = 1.8;
+/// How long an effect stays on the map at the normal pace, in seconds; the player's pace
+/// setting ([`Settings`]) shortens it or turns the effects off.
+pub const EFFECT_SECS: f32 = Pace::Normal.effect_secs();
 
 /// Floating numbers and flashes over the figures.
 pub struct EffectsPlugin;
@@ -258,28 +260,31 @@ type FloaterParts<'a> = (
     Option<&'a mut Sprite>,
 );
 
+#[allow(clippy::too_many_arguments)]
 fn animate(
     mut commands: Commands,
     time: Res<Time>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     layout: Option<Res<MapLayout>>,
+    settings: Option<Res<Settings>>,
     mut playing: ResMut<EffectsPlaying>,
     mut floaters: Query<FloaterParts>,
 ) {
     let skip = keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
         || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left));
     let cell = layout.map_or(64.0, |l| l.cell);
+    let secs = settings.map_or(EFFECT_SECS, |s| s.pace.effect_secs());
     let dt = time.delta_secs();
     let mut alive = false;
     for (e, mut f, mut tf, text, sprite) in &mut floaters {
         f.age += dt;
-        if skip || f.age >= EFFECT_SECS {
+        if skip || f.age >= secs {
             commands.entity(e).despawn();
             continue;
         }
         alive = true;
-        let t = f.age / EFFECT_SECS;
+        let t = f.age / secs;
         let alpha = (1.0 - t * t).clamp(0.0, 1.0);
         if f.flash {
             tf.scale = Vec3::splat(1.0 + t * 0.6);

@@ -17,6 +17,7 @@ pub mod map;
 pub mod play;
 pub mod preview;
 pub mod screens;
+pub mod settings;
 
 pub use camera::{CameraDrag, MapCamera};
 pub use counters::{CounterOf, HasCounter};
@@ -70,6 +71,7 @@ impl Plugin for UiPlugin {
                 camera::CameraPlugin,
                 play::PlayPlugin,
                 screens::ScreensPlugin,
+                settings::SettingsPlugin::default(),
             ));
     }
 }

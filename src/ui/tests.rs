@@ -120,3 +120,21 @@ fn a_new_level_replaces_the_map() {
         crate::rules::grid::GridKind::Hex
     );
 }
+
+/// Every text an egui frame drew, a line each, for tests that read a headless frame.
+pub(crate) fn drawn_texts(shapes: &[bevy_egui::egui::epaint::ClippedShape]) -> String {
+    use bevy_egui::egui::Shape;
+    fn walk(shape: &Shape, out: &mut String) {
+        match shape {
+            Shape::Text(t) => {
+                out.push_str(t.galley.text());
+                out.push('\n');
+            }
+            Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    shapes.iter().for_each(|c| walk(&c.shape, &mut out));
+    out
+}

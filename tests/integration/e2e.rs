@@ -98,7 +98,9 @@ fn run_window(out: &Path, flag: &[&str], level: Option<&str>, timeout: Duration)
     if let Some(l) = level {
         cmd.arg("--level").arg(l);
     }
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+    // Default settings, whatever the developer's own are (pace, scale, palette).
+    cmd.env("WARHORSE_CONFIG_DIR", out.join("config"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -44,35 +44,3 @@ fn build_counter_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) 
         horseshoe: add(counter::horseshoe()),
     });
 }
-
-/// The colour of a side's counters: red and blue for the usual two, then other colours that
-/// stay distinguishable from those and from the terrain greens.
-pub fn side_colour(side: u8) -> Color {
-    const SIDES: [(f32, f32, f32); 6] = [
-        (0.78, 0.16, 0.13), // red
-        (0.16, 0.32, 0.78), // blue
-        (0.85, 0.62, 0.10), // amber
-        (0.52, 0.22, 0.66), // purple
-        (0.10, 0.58, 0.58), // teal
-        (0.55, 0.55, 0.55), // grey
-    ];
-    let (r, g, b) = SIDES[usize::from(side) % SIDES.len()];
-    Color::srgb(r, g, b)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_sides_are_red_then_blue_and_all_differ() {
-        let red = side_colour(0).to_srgba();
-        let blue = side_colour(1).to_srgba();
-        assert!(red.red > red.blue && blue.blue > blue.red);
-        for a in 0..6 {
-            for b in a + 1..6 {
-                assert_ne!(side_colour(a), side_colour(b));
-            }
-        }
-    }
-}

@@ -14,6 +14,7 @@ use crate::sim::components::{
 use crate::sim::orders::Order;
 use crate::ui::Selected;
 use crate::ui::bridge::{GameRequest, GameView, Mirror, Mirrors, OrderOutcome};
+use crate::ui::settings::Fractions;
 use bevy::prelude::*;
 
 /// What an action needs to know about a mirror.
@@ -97,7 +98,8 @@ pub fn click_move(
             } else {
                 0
             };
-            preview_at(r, cell, pick)?
+            // Only the path is used here; the words are the panel's, from `refresh_preview`.
+            preview_at(r, cell, pick, Fractions::default())?
         }
     };
     (!p.steps.is_empty()).then_some(p)

@@ -6,6 +6,7 @@ use crate::rules::mp::Mp;
 use crate::rules::ruleset::TroopType;
 use crate::sim::components::*;
 use crate::ui::bridge::GameView;
+use crate::ui::settings::Fractions;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -111,7 +112,12 @@ pub fn troop_words(t: TroopType) -> &'static str {
 }
 
 /// The card's lines as (label, value) pairs, in display order.
-pub fn card_lines(card: &FigureCard, view: &GameView) -> Vec<(&'static str, String)> {
+/// Movement amounts are written in the player's `fractions` style.
+pub fn card_lines(
+    card: &FigureCard,
+    view: &GameView,
+    fractions: Fractions,
+) -> Vec<(&'static str, String)> {
     let mut v = Vec::new();
     if let Some(t) = card.troop {
         v.push(("Troop", troop_words(t).to_string()));
@@ -130,8 +136,8 @@ pub fn card_lines(card: &FigureCard, view: &GameView) -> Vec<(&'static str, Stri
             "Movement",
             format!(
                 "{} of {} cells left",
-                mixed(&left.to_string()),
-                mixed(&all.to_string())
+                fractions.amount(left),
+                fractions.amount(all)
             ),
         ));
     }
@@ -157,12 +163,12 @@ pub fn card_lines(card: &FigureCard, view: &GameView) -> Vec<(&'static str, Stri
 }
 
 /// Draws the card.
-pub fn show_card(ui: &mut egui::Ui, view: &GameView, card: &FigureCard) {
+pub fn show_card(ui: &mut egui::Ui, view: &GameView, card: &FigureCard, fractions: Fractions) {
     let side = card.side.map(|s| view.side_name(s)).unwrap_or_default();
     ui.heading(&card.name);
     ui.label(format!("{} — {side}", card.id));
     // A rider moves on its mount: its own movement (on foot) would only mislead.
-    let lines = card_lines(card, view)
+    let lines = card_lines(card, view, fractions)
         .into_iter()
         .filter(|(k, _)| card.mount.is_none() || *k != "Movement")
         .collect();
@@ -170,7 +176,7 @@ pub fn show_card(ui: &mut egui::Ui, view: &GameView, card: &FigureCard) {
     if let Some(m) = &card.mount {
         ui.add_space(4.0);
         ui.label(egui::RichText::new(format!("Mount: {}", m.name)).strong());
-        let lines = card_lines(m, view)
+        let lines = card_lines(m, view, fractions)
             .into_iter()
             .filter(|(k, _)| matches!(*k, "Movement" | "Gait" | "Blows" | "Body"))
             .collect();
@@ -186,35 +192,4 @@ fn grid(ui: &mut egui::Ui, id: &str, lines: Vec<(&'static str, String)>) {
             ui.end_row();
         }
     });
-}
-
-/// A movement amount as a player reads it: `35/4` becomes `8 3/4`, `7/2` becomes `3 1/2`;
-/// whole numbers and anything else are kept.
-pub fn mixed(s: &str) -> String {
-    let Some((n, d)) = s.split_once('/') else {
-        return s.to_string();
-    };
-    match (n.trim().parse::<i64>(), d.trim().parse::<i64>()) {
-        (Ok(n), Ok(d)) if d > 0 && n.abs() >= d => {
-            let (w, r) = (n / d, (n % d).abs());
-            if r == 0 {
-                w.to_string()
-            } else {
-                format!("{w} {r}/{d}")
-            }
-        }
-        _ => s.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod mixed_tests {
-    #[test]
-    fn fractions_read_as_mixed_numbers() {
-        assert_eq!(super::mixed("35/4"), "8 3/4");
-        assert_eq!(super::mixed("7/2"), "3 1/2");
-        assert_eq!(super::mixed("1/2"), "1/2");
-        assert_eq!(super::mixed("8/4"), "2");
-        assert_eq!(super::mixed("6"), "6");
-    }
 }

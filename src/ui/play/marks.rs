@@ -7,6 +7,7 @@ use super::{Mode, Selection};
 use crate::rules::grid::GridKind;
 use crate::ui::MapLayout;
 use crate::ui::art::raster::{Canvas, in_pointy_hex, in_round_rect};
+use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
 
 /// Depth of reach marks: above the terrain, below the counters.
@@ -97,6 +98,7 @@ pub fn draw_reach_marks(
     reach: Res<CurrentReach>,
     preview: Res<CurrentPreview>,
     selection: Res<Selection>,
+    settings: Option<Res<Settings>>,
     old: Query<Entity, With<ReachMark>>,
     mut hover_mark: Local<Option<Entity>>,
 ) {
@@ -108,7 +110,11 @@ pub fn draw_reach_marks(
         GridKind::Hex => (&art.hex, &art.hex_edge),
     };
     let size = layout.tile_size() * 0.97;
-    if reach.is_changed() || layout.is_changed() || selection.is_changed() {
+    let fractions = settings
+        .as_ref()
+        .map_or_else(Fractions::default, |s| s.fractions);
+    let settings_changed = settings.is_some_and(|s| s.is_changed());
+    if reach.is_changed() || layout.is_changed() || selection.is_changed() || settings_changed {
         for e in &old {
             commands.entity(e).despawn();
         }
@@ -141,11 +147,11 @@ pub fn draw_reach_marks(
                     // so the two fit inside the cell.
                     let (text, font, y) = match &end.roll {
                         Some(roll) => (
-                            format!("{}\n{}", end.cost, roll.chance),
+                            format!("{}\n{}", fractions.plain(end.cost), roll.chance),
                             small.clone(),
                             -0.18,
                         ),
-                        None => (end.cost.to_string(), font.clone(), -0.26),
+                        None => (fractions.plain(end.cost), font.clone(), -0.26),
                     };
                     cell.with_child((
                         CostLabel(text.clone()),

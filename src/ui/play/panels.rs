@@ -8,6 +8,7 @@ use super::{Feedback, Mode, PlayAction, Selection};
 use crate::rules::gait::Gait;
 use crate::rules::movement::Hand;
 use crate::ui::bridge::{GameView, Mirror, Mirrors};
+use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -82,6 +83,7 @@ fn draw_panels(
     feedback: Res<Feedback>,
     time: Res<Time>,
     index: Res<Mirrors>,
+    settings: Option<Res<Settings>>,
     figures: Query<CardData, With<Mirror>>,
     mut rects: ResMut<UiRects>,
     mut actions: MessageWriter<PlayAction>,
@@ -90,6 +92,7 @@ fn draw_panels(
         rects.set_if_neq(UiRects::default());
         return;
     }
+    let fractions = settings.map_or_else(Fractions::default, |s| s.fractions);
     // No egui context yet (the camera is not up): nothing to draw this frame.
     let Ok(ctx) = contexts.ctx_mut() else {
         return;
@@ -128,6 +131,7 @@ fn draw_panels(
                     &selection,
                     &reach,
                     &preview,
+                    fractions,
                     &mut out,
                 );
             });
@@ -295,6 +299,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
         });
 }
 
+#[allow(clippy::too_many_arguments)] // what the card panel shows, each from its own resource
 fn card_panel(
     ui: &mut egui::Ui,
     view: &GameView,
@@ -302,6 +307,7 @@ fn card_panel(
     selection: &Selection,
     reach: &CurrentReach,
     preview: &CurrentPreview,
+    fractions: Fractions,
     out: &mut Vec<PlayAction>,
 ) {
     let Some(card) = card else {
@@ -310,7 +316,7 @@ fn card_panel(
         keys_help(ui);
         return;
     };
-    super::card::show_card(ui, view, card);
+    super::card::show_card(ui, view, card, fractions);
     ui.separator();
     if let Some(r) = &reach.0 {
         if let Some(why) = &r.blocked {
@@ -343,8 +349,8 @@ fn card_panel(
             egui::RichText::new(format!(
                 "Path to {} facing {name}: cost {}, {} left after",
                 p.cell,
-                super::card::mixed(&p.cost.to_string()),
-                super::card::mixed(&p.left_after.to_string())
+                fractions.amount(p.cost),
+                fractions.amount(p.left_after)
             ))
             .color(GOLD),
         );

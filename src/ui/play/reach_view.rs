@@ -14,6 +14,7 @@ use crate::sim::motion::reach_of;
 use crate::sim::orders::steps_text;
 use crate::sim::world::{Map, find_figure};
 use crate::ui::bridge::{ActiveGame, GameView};
+use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
 
 /// The reachable area of one figure at one state of the game.
@@ -116,7 +117,13 @@ pub fn reach_view_of(
 
 /// The path to `cell` ending in its `pick`-th cheapest facing (wrapping), with the pose after
 /// every step. `None` when the cell is out of reach.
-pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPreview> {
+/// Its words write movement amounts in the player's `fractions` style.
+pub fn preview_at(
+    view: &ReachView,
+    cell: Cell,
+    pick: usize,
+    fractions: Fractions,
+) -> Option<PathPreview> {
     let mut ends: Vec<&ReachEnd> = view
         .reach
         .ends()
@@ -154,7 +161,7 @@ pub fn preview_at(view: &ReachView, cell: Cell, pick: usize) -> Option<PathPrevi
             r.step + 1,
             r.chance,
             r.fail_cell,
-            r.fail_cost
+            fractions.amount(r.fail_cost)
         ));
     }
     Some(PathPreview {
@@ -212,13 +219,18 @@ pub fn refresh_preview(
     hover: Res<Hover>,
     selection: Res<Selection>,
     reach: Res<CurrentReach>,
+    settings: Option<Res<Settings>>,
     mut preview: ResMut<CurrentPreview>,
 ) {
-    if !(hover.is_changed() || reach.is_changed() || selection.is_changed()) {
+    let settings_changed = settings.as_ref().is_some_and(|s| s.is_changed());
+    if !(hover.is_changed() || reach.is_changed() || selection.is_changed() || settings_changed) {
         return;
     }
     let new = match (&reach.0, hover.cell, selection.mode) {
-        (Some(r), Some(c), Mode::Move) => preview_at(r, c, hover.pick),
+        (Some(r), Some(c), Mode::Move) => {
+            let fractions = settings.map_or_else(Fractions::default, |s| s.fractions);
+            preview_at(r, c, hover.pick, fractions)
+        }
         _ => None,
     };
     // Its own cell is worth a preview only when there is a turn in place to show.

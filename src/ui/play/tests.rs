@@ -10,6 +10,7 @@ use crate::sim::Game;
 use crate::sim::components::{CarriedBy, FigureId, Position, RidingOn};
 use crate::ui::bridge::{ActiveGame, GameView, LoadGame, Mirror, Mirrors, StartGame};
 use crate::ui::counters::CounterOf;
+use crate::ui::settings::Fractions;
 
 fn app(seed: u64) -> App {
     let level = default_level().expect("default level");
@@ -206,7 +207,7 @@ fn the_card_and_the_turn_bar_say_what_matters() {
     let mut state = world.query_filtered::<CardData, With<Mirror>>();
     let q = state.query(world);
     let card = card_of(&q, e).expect("a card");
-    let lines = card_lines(&card, &view);
+    let lines = card_lines(&card, &view, Fractions::Mixed);
     let keys: Vec<&str> = lines.iter().map(|l| l.0).collect();
     for k in [
         "Troop",
@@ -220,7 +221,11 @@ fn the_card_and_the_turn_bar_say_what_matters() {
         assert!(keys.contains(&k), "{k} in {keys:?}");
     }
     let mount = card.mount.as_ref().expect("a knight rides");
-    assert!(card_lines(mount, &view).iter().any(|l| l.0 == "Gait"));
+    assert!(
+        card_lines(mount, &view, Fractions::Mixed)
+            .iter()
+            .any(|l| l.0 == "Gait")
+    );
     let bar = initiative_text(&view);
     assert!(bar.starts_with("Initiative: Red "), "{bar}");
     assert!(bar.contains("Blue ") && bar.contains("has it"), "{bar}");

@@ -90,6 +90,8 @@ pub struct Overlays {
     pub help: bool,
     /// The rules window.
     pub rules: bool,
+    /// The settings window (`ui::settings::screen`).
+    pub settings: bool,
     /// The in-game menu (Esc).
     pub menu: bool,
     /// A dialog, above everything but the hand-over screen.
@@ -101,7 +103,7 @@ pub struct Overlays {
 impl Overlays {
     /// True when something covers the board that should take the mouse and keys from it.
     pub fn blocking(&self) -> bool {
-        self.menu || self.dialog.is_some()
+        self.menu || self.settings || self.dialog.is_some()
     }
 }
 
@@ -296,8 +298,12 @@ fn install(
     let now = world
         .get_resource::<Time>()
         .map_or(0.0, |t| t.elapsed_secs_f64());
+    let delay = world
+        .get_resource::<crate::ui::settings::Settings>()
+        .map_or(super::ai_play::DEFAULT_DELAY, |s| s.pace.order_delay());
     world.insert_resource(super::ai_play::AiPace {
-        next_at: now + super::ai_play::DEFAULT_DELAY,
+        delay,
+        next_at: now + delay,
         ..default()
     });
     world.insert_resource(SideControls(controls));

@@ -20,6 +20,7 @@ use crate::sim::log::GameLog;
 use crate::sim::orders::Order;
 use crate::ui::bridge::OrderOutcome;
 use crate::ui::play::{OrderLock, PlayAction, Selection};
+use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -35,8 +36,8 @@ impl AiLevels {
     }
 }
 
-/// Seconds between two computer orders by default: slow enough to follow each move.
-pub const DEFAULT_DELAY: f64 = 0.6;
+/// Seconds between two computer orders at the normal pace: slow enough to follow each move.
+pub const DEFAULT_DELAY: f64 = crate::ui::settings::Pace::Normal.order_delay();
 
 /// The pace of the computer's play.
 #[derive(Resource, Clone, Debug, PartialEq)]
@@ -95,6 +96,10 @@ pub fn drive_ai(world: &mut World) {
     }
     let controls = world.resource::<SideControls>().0.clone();
     let mut pace = world.resource::<AiPace>().clone();
+    // The player's pace setting (F3), read every frame so a change applies to the next order.
+    if let Some(s) = world.get_resource::<crate::ui::settings::Settings>() {
+        pace.delay = s.pace.order_delay();
+    }
     if !controls.contains(&Control::Ai) {
         if pace.acting.is_some() || pace.fast {
             pace.acting = None;
@@ -306,7 +311,7 @@ pub fn draw_ai(
                                 "{} (computer) is playing…",
                                 view.side_name(side)
                             ))
-                            .color(super::menu::side_colour32(side))
+                            .color(side_colour32(ui.ctx(), side))
                             .strong(),
                         );
                         if ui

@@ -5,6 +5,7 @@
 
 use super::{Screen, ScreenView, SideControls};
 use crate::level::Control;
+use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -97,7 +98,7 @@ pub fn draw_banner(
     };
     let ctx = contexts.ctx_mut()?;
     let free = crate::ui::play::panels::free_area(ctx);
-    let colour = side.map_or(egui::Color32::WHITE, super::menu::side_colour32);
+    let colour = side.map_or(egui::Color32::WHITE, |s| side_colour32(ctx, s));
     egui::Area::new(egui::Id::new("warhorse-control-banner"))
         .order(egui::Order::Foreground)
         .pivot(egui::Align2::CENTER_TOP)

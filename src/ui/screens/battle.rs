@@ -13,7 +13,6 @@ use super::SideControls;
 use super::actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView};
 use super::handover::Handover;
 use super::host::GameHost;
-use super::menu::side_colour32;
 use crate::level::Control;
 use crate::rules::grid::{Cell, GridKind};
 use crate::rules::victory::{Edge, Goal};
@@ -23,6 +22,7 @@ use crate::sim::phase::TurnState;
 use crate::sim::victory::{Report, Tally, tallies};
 use crate::ui::MapLayout;
 use crate::ui::bridge::{GameView, Mirror};
+use crate::ui::settings::{Settings, light_rgb, side_colour32};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -248,7 +248,7 @@ fn objectives_panel(ctx: &egui::Context, view: &BattleView, screens: &mut Battle
                 let s = s as u8;
                 ui.separator();
                 ui.colored_label(
-                    side_colour32(s),
+                    side_colour32(ctx, s),
                     egui::RichText::new(format!(
                         "{}: {} victory points",
                         side_name(view, s),
@@ -374,7 +374,7 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                 .sides
                 .iter()
                 .position(|s| Some(s) == out.winner.as_ref())
-                .map_or(egui::Color32::LIGHT_GRAY, |s| side_colour32(s as u8));
+                .map_or(egui::Color32::LIGHT_GRAY, |s| side_colour32(ctx, s as u8));
             ui.heading(egui::RichText::new(title).color(colour).size(28.0));
             ui.label(format!(
                 "{} — in turn {} of {}.",
@@ -394,7 +394,7 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
                 }
                 ui.end_row();
                 for (s, t) in view.tallies.iter().enumerate() {
-                    ui.colored_label(side_colour32(s as u8), side_name(view, s as u8));
+                    ui.colored_label(side_colour32(ctx, s as u8), side_name(view, s as u8));
                     ui.label(t.points.to_string());
                     ui.label(format!(
                         "{} of {}{}",
@@ -446,15 +446,17 @@ pub fn draw_objective_marks(
     handover: Res<Handover>,
     layout: Option<Res<MapLayout>>,
     mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    settings: Option<Res<Settings>>,
     mut gizmos: Gizmos,
 ) {
+    let palette = settings.map(|s| s.palette).unwrap_or_default();
     let Some(layout) = layout else { return };
     if handover.screen_up() {
         return;
     }
     let colour = |s: u8| {
-        let c = side_colour32(s);
-        Color::srgb_u8(c.r(), c.g(), c.b())
+        let [r, g, b] = light_rgb(palette, s);
+        Color::srgb_u8(r, g, b)
     };
     for (side, cells) in &view.areas {
         for &c in cells {

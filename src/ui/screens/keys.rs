@@ -95,6 +95,11 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b("Game", "F1 or ?", "Show or hide the keys and mouse help"),
     b("Game", "F2", "Read the rules"),
+    b(
+        "Game",
+        "F3",
+        "Settings: pace, UI scale, fullscreen, colours, fractions",
+    ),
     b("Game", "Ctrl+S", "Quick save (saves/quicksave.ron)"),
     b(
         "Cards",

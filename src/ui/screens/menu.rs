@@ -11,11 +11,12 @@ use super::keys::{BINDINGS, contexts};
 use super::rules_reader::RulesReader;
 use super::saves::SaveInfo;
 use crate::ui::play::Selection;
+use crate::ui::settings::side_colour32;
 use bevy::input::keyboard::Key;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui, input::EguiWantsInput};
 
-/// F1 or ? help, F2 rules, Esc closes the topmost overlay or opens the menu (when no figure
+/// F1 or ? help, F2 rules, F3 settings, Esc closes the topmost overlay or opens the menu (when no figure
 /// is selected: then Esc is the in-game cancel), Ctrl+S saves. Keys typed into a text field
 /// (a save name, the seed) are egui's, not these.
 #[allow(clippy::too_many_arguments)]
@@ -40,10 +41,15 @@ pub fn hotkeys(
     if keys.just_pressed(KeyCode::F2) {
         overlays.rules = !overlays.rules;
     }
+    if keys.just_pressed(KeyCode::F3) {
+        overlays.settings = !overlays.settings;
+    }
     let playing = *screen.get() == Screen::Playing;
     if keys.just_pressed(KeyCode::Escape) {
         if overlays.dialog.is_some() {
             overlays.dialog = None;
+        } else if overlays.settings {
+            overlays.settings = false;
         } else if overlays.rules {
             overlays.rules = false;
         } else if overlays.help {
@@ -57,18 +63,6 @@ pub fn hotkeys(
     if playing && ctrl && keys.just_pressed(KeyCode::KeyS) {
         actions.0.push(ScreenAction::QuickSave);
     }
-}
-
-/// Converts a side's counter colour for egui.
-pub fn side_colour32(side: u8) -> egui::Color32 {
-    let c = crate::ui::art::side_colour(side).to_srgba();
-    let to = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    // Lightened so the name reads on a dark background.
-    egui::Color32::from_rgb(
-        to(c.red * 0.6 + 0.4),
-        to(c.green * 0.6 + 0.4),
-        to(c.blue * 0.6 + 0.4),
-    )
 }
 
 /// The in-game egui system; see [`playing_ui`].
@@ -120,7 +114,7 @@ pub fn playing_ui(
             .get(usize::from(next))
             .cloned()
             .unwrap_or_else(|| format!("side {}", u16::from(next) + 1));
-        if show_handover(ctx, &name, side_colour32(next)) {
+        if show_handover(ctx, &name, side_colour32(ctx, next)) {
             out.push(ScreenAction::AcceptHandover);
         }
         return out;
@@ -179,6 +173,9 @@ pub fn menu_ui(
                 }
                 if wide(ui, "Help (F1)") {
                     overlays.help = true;
+                }
+                if wide(ui, "Settings (F3)") {
+                    overlays.settings = true;
                 }
                 if wide(ui, "Quit to start screen") {
                     action = Some(ScreenAction::QuitToStart);

@@ -177,8 +177,10 @@ impl Plugin for ScreensPlugin {
                     replay::draw_replay.run_if(in_state(Screen::Playing)),
                     banner::draw_banner,
                     menu::draw_common,
+                    crate::ui::settings::screen::draw_settings,
                 )
-                    .chain(),
+                    .chain()
+                    .after(crate::ui::settings::apply_to_egui),
             );
     }
 }

@@ -11,6 +11,7 @@ use super::host::GameHost;
 use crate::rules::melee::cards::TacCard;
 use crate::sim::components::{FigureId, SideId};
 use crate::sim::log::{GameLog, LogEntry};
+use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::egui;
 use std::collections::BTreeMap;
@@ -269,7 +270,7 @@ fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
                 ui.label(
                     egui::RichText::new(&p.id)
                         .strong()
-                        .color(super::menu::side_colour32(p.side)),
+                        .color(side_colour32(ui.ctx(), p.side)),
                 );
                 ui.horizontal(|ui| {
                     for c in &p.cards {

@@ -129,23 +129,6 @@ mod tests {
         assert_eq!(joined, md);
     }
 
-    /// Every text the frame drew.
-    fn texts(shapes: &[egui::epaint::ClippedShape]) -> String {
-        fn walk(shape: &egui::Shape, out: &mut String) {
-            match shape {
-                egui::Shape::Text(t) => {
-                    out.push_str(t.galley.text());
-                    out.push('\n');
-                }
-                egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
-                _ => {}
-            }
-        }
-        let mut out = String::new();
-        shapes.iter().for_each(|c| walk(&c.shape, &mut out));
-        out
-    }
-
     /// One frame of `reader` in a tall panel, with the section titled `open` unfolded.
     fn drawn(reader: &mut RulesReader, open: Option<&str>) -> String {
         let ctx = egui::Context::default();
@@ -164,7 +147,7 @@ mod tests {
         });
         let shapes = std::mem::take(&mut out.shapes);
         out.drop_without_applying_deltas();
-        texts(&shapes)
+        crate::ui::tests::drawn_texts(&shapes)
     }
 
     #[test]

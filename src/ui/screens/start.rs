@@ -1,11 +1,12 @@
 //! The start screen: the level list (greyed with its errors when a file does not load), who
-//! plays each side, the dice seed, and Start, Load game, Read the rules, Help and Quit.
+//! plays each side, the dice seed, and Start, Load game, Read the rules, Help, Settings and Quit.
 
 use super::actions::{Overlays, ScreenAction, ScreenActions};
 use super::ai_play::AiLevels;
 use super::catalogue::{LevelEntry, catalogue, level_dirs};
 use crate::ai::AiLevel;
 use crate::level::Control;
+use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -240,7 +241,7 @@ fn details(
         let sides: Vec<String> = f.sides.iter().map(|s| s.name.clone()).collect();
         for (i, name) in sides.iter().enumerate() {
             ui.horizontal(|ui| {
-                let colour = super::menu::side_colour32(i as u8);
+                let colour = side_colour32(ui.ctx(), i as u8);
                 ui.add_sized(
                     [120.0, 18.0],
                     egui::Label::new(egui::RichText::new(name).color(colour).strong()),
@@ -322,6 +323,9 @@ fn details(
         }
         if ui.add(big("Help")).clicked() {
             overlays.help = !overlays.help;
+        }
+        if ui.add(big("Settings")).clicked() {
+            overlays.settings = !overlays.settings;
         }
         if ui.add(big("Quit")).clicked() {
             action = Some(ScreenAction::Quit);

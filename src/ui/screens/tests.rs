@@ -115,6 +115,7 @@ fn every_dialog_and_overlay_draws() {
         let mut o = Overlays {
             help: true,
             rules: true,
+            settings: true,
             menu: true,
             dialog,
             notice: Some(("Saved".into(), 10.0)),

@@ -15,6 +15,7 @@ use warhorse::ui::screens::ai_play::{AiLevels, AiPace, Explain, ai_sides_waiting
 use warhorse::ui::screens::saves::SaveDir;
 use warhorse::ui::screens::start::StartForm;
 use warhorse::ui::screens::{Handover, ScreenAction, ScreensPlugin, SideControls};
+use warhorse::ui::settings::{Pace, Settings};
 
 fn default_level() -> Level {
     load_level_file(Path::new("levels/default.ron")).expect("level")
@@ -211,5 +212,33 @@ fn the_start_screen_offers_the_computer_for_each_side_as_the_level_says() {
         warhorse::ui::screens::actions::playable_controls(&skirmish),
         vec![Control::Human, Control::Ai],
         "a level opened from the command line or a save: as its file says"
+    );
+}
+
+#[test]
+fn with_the_pace_set_off_the_computer_gives_an_order_every_frame() {
+    let mut app = app_with(
+        "pace-off",
+        default_level(),
+        vec![Control::Human, Control::Ai],
+        vec![AiLevel::Table, AiLevel::Table],
+    );
+    until_computer_acts(&mut app);
+    app.insert_resource(Settings {
+        pace: Pace::Off,
+        ..Settings::default()
+    });
+    // The beat of a normal pace would allow one order in these frames, not three.
+    app.world_mut().resource_mut::<AiPace>().next_at = 0.0;
+    let before = game(&mut app).record().orders.len();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(pace(&app).delay, 0.0, "the setting is the pace");
+    let given = game(&mut app).record().orders.len() - before;
+    let still_its_turn = ai::waits_for(game(&mut app), 1);
+    assert!(
+        given == 3 || (!still_its_turn && given >= 1),
+        "{given} orders in 3 frames"
     );
 }
