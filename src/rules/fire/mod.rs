@@ -161,6 +161,26 @@ pub fn sight_between(fight: &Fight, i: usize, j: usize) -> Result<(), String> {
     }
 }
 
+/// The farthest distance, in cells, at which fighter `i` could shoot anything now: the end of
+/// K3's last band it may use (one band less when mounted), or ASL's normal range. `None` when
+/// [`check_shot`] refuses it every target whatever the distance (a riderless horse, no
+/// missile in hand). Asking "could anyone shoot?" over every pair of fighters at the limits
+/// (issue 15) spent most of its time writing [`check_shot`]'s refusals for targets out of
+/// range; with this, only targets this close are checked.
+pub fn farthest_shot(fight: &Fight, t: &Tables, i: usize, facts: &ShooterFacts) -> Option<i32> {
+    let i = unit_target(fight, i).ok()?;
+    if facts.asl_fp.is_some() {
+        return Some(ASL_NORMAL_RANGE);
+    }
+    let me = &fight.fighters[i];
+    let w = me.in_hand(t).filter(|w| w.is_missile())?;
+    let mounted = me.mount.is_some();
+    // The bands widen with distance (K3), so the last distance in a band ends the reach.
+    (0..)
+        .take_while(|&d| cavalry::range_band(d, w.range, mounted).is_some())
+        .last()
+}
+
 /// May fighter `i` loose one shot at fighter `j` now? Checks the shooter (up, a missile
 /// weapon in hand and loaded, shots left, K2), the target (an enemy, up, not a riderless
 /// horse), the range (K3 bands, one further when mounted), the arc (K3 for moving cavalry,

@@ -265,6 +265,44 @@ fn k4_hits_on_a_mounted_figure_fall_on_horse_1_to_4_rider_5_6() {
     assert!(o.horse_chance.is_some());
 }
 
+#[test]
+fn k3_the_farthest_shot_ends_the_last_band_the_shooter_may_use() {
+    // "Bow range 25: short to 8 1/3, medium to 16 2/3, long to 25": an archer on foot
+    // reaches 25 cells; mounted, it shoots one band further, so its long band ends at 16 2/3.
+    let t = tables();
+    let r = destrier();
+    let archer_and_target = |d: i32| {
+        fight(
+            board(GridKind::Square, 40, 40),
+            vec![
+                figures(&r, "a", "archer", 0, c(5, 10), Dir(2)),
+                figures(&r, "f", "footman", 1, c(5 + d, 10), Dir(6)),
+            ],
+            &[],
+        )
+    };
+    assert_eq!(
+        farthest_shot(&archer_and_target(9), t, 0, &foot()),
+        Some(25)
+    );
+    assert!(check_shot(&archer_and_target(25), t, 0, 1, &foot()).is_ok());
+    let e = check_shot(&archer_and_target(26), t, 0, 1, &foot()).unwrap_err();
+    assert!(e.contains("out of range"), "{e}");
+    let mounted = horse_archer(Gait::Halt, c(26, 10));
+    assert_eq!(farthest_shot(&mounted, t, 0, &cav()), Some(16));
+    assert!(check_shot(&mounted, t, 0, 2, &cav()).is_ok());
+    let beyond = horse_archer(Gait::Halt, c(27, 10));
+    let e = check_shot(&beyond, t, 0, 2, &cav()).unwrap_err();
+    assert!(e.contains("out of range"), "{e}");
+    // Nothing to shoot with: no reach at all. ASL fire reaches its normal range.
+    assert_eq!(farthest_shot(&archer_and_target(9), t, 1, &foot()), None);
+    let asl = asl_pair("squad", "squad", 2);
+    assert_eq!(
+        farthest_shot(&asl, t, 0, &asl_facts(TroopType::Foot)),
+        Some(ASL_NORMAL_RANGE)
+    );
+}
+
 fn asl_pair(shooter: &str, target: &str, d: i32) -> Fight {
     let r = crate::level::builtin_ruleset("asl").expect("asl");
     fight(

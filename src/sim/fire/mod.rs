@@ -136,10 +136,17 @@ fn could_shoot(world: &World, fight: &Fight, entities: &[Entity], i: usize) -> b
         return false;
     }
     let facts = facts_of(world, fight, entities, i);
-    facts.shots_left > 0
-        && (0..fight.fighters.len())
-            .filter(|&j| fight.fighters[j].side != f.side && !fight.fighters[j].is_mount())
-            .any(|j| rf::check_shot(fight, tables(), i, j, &facts).is_ok())
+    if facts.shots_left == 0 {
+        return false;
+    }
+    // Only targets within its reach can be shot (check_shot refuses the others for range).
+    let Some(reach) = rf::farthest_shot(fight, tables(), i, &facts) else {
+        return false;
+    };
+    (0..fight.fighters.len())
+        .filter(|&j| fight.fighters[j].side != f.side && !fight.fighters[j].is_mount())
+        .filter(|&j| fight.distance(i, j) <= reach)
+        .any(|j| rf::check_shot(fight, tables(), i, j, &facts).is_ok())
 }
 
 /// True when fighter `i` could cast one of its spells at someone now.
