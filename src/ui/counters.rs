@@ -22,7 +22,12 @@ impl Plugin for CountersPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             Update,
-            (attach_counters, detach_counters, refresh_counters)
+            (
+                attach_counters,
+                detach_counters,
+                refresh_counters,
+                super::motion::slide_counters,
+            )
                 .chain()
                 .in_set(UiSet::Counters),
         );
@@ -218,6 +223,7 @@ type FigureData = (
 
 #[allow(clippy::too_many_arguments)]
 fn refresh_counters(
+    mut commands: Commands,
     layout: Option<Res<MapLayout>>,
     settings: Option<Res<Settings>>,
     changed: Query<(Entity, Option<&CarriedBy>), Watched>,
@@ -231,10 +237,11 @@ fn refresh_counters(
     mut parts: PartQuery,
 ) {
     let Some(layout) = layout else { return };
+    let fresh: HashSet<Entity> = new_counters.iter().map(|c| c.0).collect();
     let mut dirty: HashSet<Entity> = changed
         .iter()
         .map(|(e, carried)| carried.map_or(e, |c| c.0))
-        .chain(new_counters.iter().map(|c| c.0))
+        .chain(fresh.iter().copied())
         .collect();
     for e in unselected.read().chain(unmounted.read()) {
         let owner = figures.get(e).ok().and_then(|f| f.7.map(|c| c.0));
@@ -244,6 +251,7 @@ fn refresh_counters(
     let palette = settings
         .as_ref()
         .map_or_else(Palette::default, |s| s.palette);
+    let pace = super::motion::pace_of(settings.as_deref());
     if layout.is_changed() || settings.is_some_and(|s| s.is_changed()) {
         dirty.extend(all_counters.iter().map(|c| c.0));
     }
@@ -277,7 +285,18 @@ fn refresh_counters(
         let Ok((p, mut tf)) = counters.get_mut(counter) else {
             continue;
         };
-        tf.translation = layout.cell_to_world(pos.0).extend(Z_COUNTERS);
+        // A figure that moved slides there (issue 16 item 3); a new counter or map is placed.
+        let to = layout.cell_to_world(pos.0).extend(Z_COUNTERS);
+        let placed_now = layout.is_changed() || fresh.contains(&figure);
+        match super::motion::slide_for(tf.translation, to, layout.cell, pace, placed_now) {
+            Some(slide) => {
+                commands.entity(counter).insert(slide);
+            }
+            None => {
+                tf.translation = to;
+                commands.entity(counter).remove::<super::motion::Slide>();
+            }
+        }
         apply_look(&look, palette, p, layout.cell, &mut parts);
     }
 }

@@ -14,6 +14,7 @@ pub mod effects;
 pub mod layout;
 pub mod look;
 pub mod map;
+pub mod motion;
 pub mod play;
 pub mod preview;
 pub mod screens;

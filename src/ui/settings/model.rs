@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 #[derive(bevy::prelude::Resource, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(default)]
 pub struct Settings {
-    /// How fast the computer's orders and the effects on the map go by.
+    /// How fast the computer's orders, moving counters and the effects on the map go by.
     pub pace: Pace,
     /// The size of the panels, menus and cards: egui's zoom factor, 1 is the designed size.
     pub ui_scale: f32,
