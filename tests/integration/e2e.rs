@@ -43,6 +43,11 @@ fn the_window_moves_a_figure_from_real_input_under_xvfb() {
     // Issue 12: a battle that ends with that one move, and its end screen.
     let battle = root.with_file_name("battle");
     let _ = std::fs::remove_dir_all(&battle);
+    // Issue 16: the first run plays at the default pace (counters slide, effects show); this
+    // one with the pace set off (no slides, no effects), so both are played through.
+    let config = battle.join("config");
+    std::fs::create_dir_all(&config).expect("a config folder");
+    std::fs::write(config.join("settings.ron"), "(pace: Off)\n").expect("settings written");
     let verdict = self_test(&battle, Some("tests/fixtures/race.ron"));
     assert!(
         verdict.contains("the battle is over: Red wins"),
