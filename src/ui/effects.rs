@@ -271,8 +271,7 @@ fn animate(
     mut playing: ResMut<EffectsPlaying>,
     mut floaters: Query<FloaterParts>,
 ) {
-    let skip = keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
-        || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left));
+    let skip = super::motion::skip_pressed(keys.as_deref(), buttons.as_deref());
     let cell = layout.map_or(64.0, |l| l.cell);
     let secs = settings.map_or(EFFECT_SECS, |s| s.pace.effect_secs());
     let dt = time.delta_secs();

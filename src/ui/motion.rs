@@ -57,6 +57,15 @@ pub fn pace_of(settings: Option<&Settings>) -> Option<Pace> {
     settings.map(|s| s.pace)
 }
 
+/// Space or a left click this frame: what ends the slides and the effects on the map at once.
+pub fn skip_pressed(
+    keys: Option<&ButtonInput<KeyCode>>,
+    buttons: Option<&ButtonInput<MouseButton>>,
+) -> bool {
+    keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
+        || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left))
+}
+
 /// Moves sliding counters along; Space or a left click ends every slide at once.
 pub fn slide_counters(
     mut commands: Commands,
@@ -65,8 +74,7 @@ pub fn slide_counters(
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     mut slides: Query<(Entity, &mut Slide, &mut Transform)>,
 ) {
-    let skip = keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
-        || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left));
+    let skip = skip_pressed(keys.as_deref(), buttons.as_deref());
     let dt = time.delta_secs();
     for (e, mut s, mut tf) in &mut slides {
         // The click that gave the order starts its slide: only a later press skips it.
