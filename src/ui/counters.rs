@@ -251,7 +251,8 @@ fn refresh_counters(
     let palette = settings
         .as_ref()
         .map_or_else(Palette::default, |s| s.palette);
-    let pace = super::motion::pace_of(settings.as_deref());
+    // No settings (headless apps and tests): counters are placed at once, never slid.
+    let pace = settings.as_deref().map(|s| s.pace);
     if layout.is_changed() || settings.is_some_and(|s| s.is_changed()) {
         dirty.extend(all_counters.iter().map(|c| c.0));
     }

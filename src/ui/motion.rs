@@ -6,7 +6,7 @@
 //! slide at once. What is left of item 3 (cell by cell along the path with its pivots, charge
 //! lines, flying shots) is listed in the README as not built.
 
-use super::settings::{Pace, Settings};
+use super::settings::Pace;
 use bevy::prelude::*;
 
 /// Seconds a counter takes to cross one cell at `pace`.
@@ -49,12 +49,6 @@ pub fn slide_for(at: Vec3, to: Vec3, cell: f32, pace: Option<Pace>, fresh: bool)
         secs: per_cell * cells.min(MAX_CELLS),
         age: 0.0,
     })
-}
-
-/// The pace counters slide at: `None` without settings (headless apps and tests, where
-/// counters are placed at once).
-pub fn pace_of(settings: Option<&Settings>) -> Option<Pace> {
-    settings.map(|s| s.pace)
 }
 
 /// Space or a left click this frame: what ends the slides and the effects on the map at once.
