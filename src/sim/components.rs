@@ -214,3 +214,10 @@ pub struct AslCavalry {
     /// Broken (A13).
     pub broken: bool,
 }
+
+/// Where a figure went in its last accepted move: the cell and facing it started from, then
+/// after each step taken (a pivot repeats the cell with a new facing). Public, as the log line
+/// of the move is; kept so that a window can show the move as it went, cell by cell with its
+/// pivots (issue 16 item 3). Only an accepted move writes it.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trail(pub Vec<(Cell, Dir)>);

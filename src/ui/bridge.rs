@@ -392,6 +392,14 @@ pub fn sync_mirrors(world: &mut World) {
     };
     let rows = super::play::mirror::read_figures(active.game.app.world_mut());
     super::play::mirror::write_mirrors(world, &rows);
+    // The ruleset too (shared, not copied), for what the counters work out from it.
+    let rules = active.game.app.world().resource::<Rules>().0.clone();
+    if world
+        .get_resource::<Rules>()
+        .is_none_or(|r| !std::sync::Arc::ptr_eq(&r.0, &rules))
+    {
+        world.insert_resource(Rules(rules));
+    }
     let mut view = world.resource_mut::<GameView>();
     let log = std::mem::take(&mut view.log);
     *view = GameView {

@@ -1,5 +1,5 @@
 //! What happened, on the map (issue 11 item 4): after a blow, a shot or a charge the player
-//! sees it where it happened — a red flash and the body points lost floating up from the
+//! sees it where it happened — an arrow flying to its target ([`super::shots`]), a red flash and the body points lost floating up from the
 //! figure hit, "miss" over a figure a blow or a shot missed, and "down", "stunned",
 //! "disarmed" or "falls" for a new condition — instead of reading the log. The effects come
 //! from what changed (the mirrored body points and conditions, and the new log lines), so the
@@ -13,6 +13,7 @@ use super::bridge::{GameView, Mirror};
 use super::layout::MapLayout;
 use super::play::PlaySet;
 use super::settings::{Pace, Settings};
+use super::shots::{Shot, arrow_sprite, fly_shots, shot_between};
 use super::{UiSet, Z_COUNTERS};
 use crate::rules::grid::Cell;
 use crate::sim::components::{Body, Conditions, FigureId, Position};
@@ -34,7 +35,7 @@ impl Plugin for EffectsPlugin {
             .init_resource::<Pending>()
             .add_systems(
                 Update,
-                (observe, release, animate)
+                (observe, release, animate, fly_shots)
                     .chain()
                     .after(PlaySet::View)
                     .before(UiSet::Camera),
@@ -63,9 +64,10 @@ pub struct Effect {
     pub hurt: bool,
 }
 
-/// Effects found but not yet shown (the map is covered).
+/// Effects found but not yet shown (the map is covered, or arrows are still flying), and the
+/// shots to draw first (shooter's and target's cells).
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Pending(pub Vec<Effect>);
+pub struct Pending(pub Vec<Effect>, pub Vec<(Cell, Cell)>);
 
 /// What each figure looked like at the last look, and how much of the log was read.
 #[derive(Resource, Clone, Debug, Default)]
@@ -115,15 +117,7 @@ pub fn missed_figure<'a>(
     if !text.ends_with("a miss.") {
         return None;
     }
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == ';')
-        .collect();
-    let ids: Vec<&str> = ids.filter(|i| *i != by).collect();
-    words
-        .iter()
-        .skip(1)
-        .find(|w| ids.contains(w))
-        .map(|w| w.to_string())
+    super::shots::target_named(text, by, ids)
 }
 
 type Watched<'a> = (
@@ -172,6 +166,11 @@ fn observe(
     if !fresh {
         let places: HashMap<&str, Cell> = mirrors.iter().map(|m| (m.0.0.as_str(), m.1.0)).collect();
         for line in view.log.get(seen.log..).unwrap_or_default() {
+            if let Some((by, at)) = super::shots::shot_in(line, places.keys().copied())
+                && let (Some(&from), Some(&to)) = (places.get(by.as_str()), places.get(at.as_str()))
+            {
+                pending.1.push((from, to));
+            }
             let Some(roll) = &line.roll else { continue };
             if let Some(target) = missed_figure(&line.text, &roll.by, places.keys().copied())
                 && let Some(&cell) = places.get(target.as_str())
@@ -189,6 +188,7 @@ fn observe(
     seen.figures = figures;
     if fresh {
         pending.0.clear();
+        pending.1.clear();
     } else {
         pending.0.extend(found);
     }
@@ -199,15 +199,30 @@ fn release(
     hold: Res<EffectsHold>,
     layout: Option<Res<MapLayout>>,
     art: Option<Res<CounterArt>>,
+    settings: Option<Res<Settings>>,
+    flying: Query<(), With<Shot>>,
     mut pending: ResMut<Pending>,
 ) {
-    if hold.0 || pending.0.is_empty() {
+    if hold.0 || (pending.0.is_empty() && pending.1.is_empty()) {
         return;
     }
     let (Some(layout), Some(art)) = (layout, art) else {
         pending.0.clear();
+        pending.1.clear();
         return;
     };
+    // Arrows first; what they did floats up once they have landed.
+    let pace = settings.as_deref().map(|s| s.pace);
+    let mut launched = false;
+    for (from, to) in pending.1.drain(..) {
+        if let Some(shot) = shot_between(&layout, from, to, pace) {
+            commands.spawn((shot, arrow_sprite(art.arrow.clone(), &shot, layout.cell)));
+            launched = true;
+        }
+    }
+    if launched || !flying.is_empty() {
+        return;
+    }
     // Several effects on one cell stack upwards instead of overlapping.
     let mut stacked: HashMap<Cell, f32> = HashMap::new();
     for e in pending.0.drain(..) {

@@ -1,7 +1,7 @@
 //! The window: map, figures and overlays. Never loaded by the headless simulation.
 //!
-//! [`UiPlugin`] is presentation only and is assembled from one sub-plugin per feature: art
-//! generated in code ([`art`]), the terrain tilemap ([`map`]), figure counters
+//! [`UiPlugin`] is presentation only and is assembled from one sub-plugin per feature: the
+//! art files of `assets/` ([`art`]), the terrain tilemap ([`map`]), figure counters
 //! ([`counters`]) and the camera ([`camera`]). It reads the level from [`CurrentLevel`] and
 //! the figures from the simulation's components; it never changes game state, except
 //! that other UI code marks figures [`Selected`].
@@ -19,6 +19,7 @@ pub mod play;
 pub mod preview;
 pub mod screens;
 pub mod settings;
+pub mod shots;
 
 pub use camera::{CameraDrag, MapCamera};
 pub use counters::{CounterOf, HasCounter};
@@ -84,14 +85,21 @@ impl Plugin for UiPlugin {
 pub fn window_app(level: Level) -> App {
     let title = format!("Warhorse — {}", level.file.name);
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title,
-            resolution: WindowResolution::new(1280, 800),
-            ..default()
-        }),
-        ..default()
-    }))
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title,
+                    resolution: WindowResolution::new(1280, 800),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(bevy::asset::AssetPlugin {
+                file_path: art::asset_folder(),
+                ..default()
+            }),
+    )
     .add_plugins((TilemapPlugin, UiPlugin))
     .insert_resource(CurrentLevel(level));
     app

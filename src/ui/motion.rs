@@ -1,10 +1,11 @@
-//! Motion you can follow (issue 16 item 3, first part): a counter whose figure moved slides
-//! from where it stood to its new cell instead of jumping there, at the player's pace
-//! ([`Pace`]: off, fast, normal), so the computer's moves and a player's own are seen, not
-//! only read in the log. The slide is drawing only: the figure is already on its new cell in
-//! the game (selection, clicks and the rules read that), and **Space** or a click ends every
-//! slide at once. What is left of item 3 (cell by cell along the path with its pivots, charge
-//! lines, flying shots) is listed in the README as not built.
+//! Motion you can follow (issue 16 item 3): a counter whose figure moved goes from where it
+//! stood to its new cell instead of jumping there, at the player's pace ([`Pace`]: off, fast,
+//! normal), so the computer's moves and a player's own are seen, not only read in the log. A
+//! move goes cell by cell along its path, turning in place at each pivot (the figure's
+//! [`Trail`](crate::sim::components::Trail)); anything else that moves a figure (a charge
+//! along its line, a retreat, a rout) slides straight. It is drawing only: the figure is
+//! already on its new cell in the game (selection, clicks and the rules read that), and
+//! **Space** or a click ends every slide at once.
 
 use super::settings::Pace;
 use bevy::prelude::*;
@@ -21,33 +22,134 @@ pub const fn secs_per_cell(pace: Pace) -> f32 {
 /// The longest a slide lasts, in cells' time: a long gallop is not watched for seconds.
 const MAX_CELLS: f32 = 8.0;
 
-/// A counter on its way from `from` to `to` (world positions), `age` seconds into `secs`.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+/// A pivot in place takes this many cells' time, so a turn is seen.
+const PIVOT_CELLS: f32 = 0.6;
+
+/// One stretch of a slide: where it ends, the facing shown on it (an angle, radians), and
+/// how long it takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Leg {
+    /// Where the counter is at the end of the leg.
+    pub to: Vec3,
+    /// The facing the counter turns to over the leg, if known.
+    pub facing: Option<f32>,
+    /// Seconds.
+    pub secs: f32,
+}
+
+/// A counter on its way from `from` along its legs, `age` seconds into `secs`.
+#[derive(Component, Clone, Debug, PartialEq)]
 pub struct Slide {
     /// Where it started.
     pub from: Vec3,
-    /// Its figure's cell.
-    pub to: Vec3,
-    /// How long the whole slide takes.
+    /// The facing it started with.
+    pub from_facing: Option<f32>,
+    /// The way there, in order; the last leg ends on its figure's cell.
+    pub legs: Vec<Leg>,
+    /// How long the whole slide takes (the legs' sum).
     pub secs: f32,
     /// How long it has run.
     pub age: f32,
+    /// The counter's front marker and its distance from the centre (world units), turned to
+    /// each leg's facing as the counter goes.
+    pub front: Option<(Entity, f32)>,
 }
 
-/// The slide of a counter now at `at` to `to` on cells `cell` wide, or `None` when it should
-/// be put there at once: no pace (off, or no settings), a counter just made or a map just
-/// laid out (`fresh`), or nowhere to go.
+impl Slide {
+    /// Where it ends.
+    pub fn to(&self) -> Vec3 {
+        self.legs.last().map_or(self.from, |l| l.to)
+    }
+
+    /// Where the counter is, and which way it faces, `age` seconds in.
+    pub fn at(&self, age: f32) -> (Vec3, Option<f32>) {
+        let mut start = (self.from, self.from_facing);
+        let mut t0 = 0.0;
+        for leg in &self.legs {
+            if age < t0 + leg.secs {
+                let t = ((age - t0) / leg.secs.max(1e-6)).clamp(0.0, 1.0);
+                // Eased in and out, so a counter starts and stops like a walking figure.
+                let eased = t * t * (3.0 - 2.0 * t);
+                let facing = match (start.1, leg.facing) {
+                    (Some(a), Some(b)) => Some(a + shortest_turn(a, b) * eased),
+                    (_, b) => b,
+                };
+                return (start.0.lerp(leg.to, eased), facing);
+            }
+            t0 += leg.secs;
+            start = (leg.to, leg.facing.or(start.1));
+        }
+        start
+    }
+}
+
+/// The signed turn from angle `a` to `b` the short way round.
+fn shortest_turn(a: f32, b: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    (b - a + tau * 1.5).rem_euclid(tau) - tau * 0.5
+}
+
+/// The slide of a counter now at `at` to `to` on cells `cell` wide, straight, or `None` when
+/// it should be put there at once: no pace (off, or no settings), a counter just made or a map
+/// just laid out (`fresh`), or nowhere to go.
 pub fn slide_for(at: Vec3, to: Vec3, cell: f32, pace: Option<Pace>, fresh: bool) -> Option<Slide> {
-    let per_cell = secs_per_cell(pace?);
-    let cells = at.truncate().distance(to.truncate()) / cell.max(1.0);
-    if fresh || per_cell <= 0.0 || cells < 0.01 {
+    if fresh {
         return None;
+    }
+    slide_along(at, None, &[(to, None)], cell, pace)
+}
+
+/// The slide of a counter now at `at` facing `facing` through `points` (positions and the
+/// facings there; a point on the same spot with a new facing is a pivot), or `None` as for
+/// [`slide_for`].
+pub fn slide_along(
+    at: Vec3,
+    facing: Option<f32>,
+    points: &[(Vec3, Option<f32>)],
+    cell: f32,
+    pace: Option<Pace>,
+) -> Option<Slide> {
+    let per_cell = secs_per_cell(pace?);
+    if per_cell <= 0.0 {
+        return None;
+    }
+    let mut legs = Vec::new();
+    let mut here = at;
+    for &(to, f) in points {
+        let cells = here.truncate().distance(to.truncate()) / cell.max(1.0);
+        let turns = matches!((legs.last().map_or(facing, |l: &Leg| l.facing), f), (Some(a), Some(b)) if (a - b).abs() > 1e-3);
+        let secs = if cells >= 0.01 {
+            per_cell * cells
+        } else if turns {
+            per_cell * PIVOT_CELLS
+        } else {
+            continue;
+        };
+        legs.push(Leg {
+            to,
+            facing: f,
+            secs,
+        });
+        here = to;
+    }
+    let total: f32 = legs.iter().map(|l| l.secs).sum();
+    if legs.is_empty() || total <= 0.0 {
+        return None;
+    }
+    // A long move is quickened to fit the cap, every leg alike.
+    let cap = per_cell * MAX_CELLS;
+    if total > cap {
+        for leg in &mut legs {
+            leg.secs *= cap / total;
+        }
     }
     Some(Slide {
         from: at,
-        to,
-        secs: per_cell * cells.min(MAX_CELLS),
+        from_facing: facing,
+        secs: total.min(cap),
+        legs,
         age: 0.0,
+        front: None,
     })
 }
 
@@ -60,13 +162,15 @@ pub fn skip_pressed(
         || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left))
 }
 
-/// Moves sliding counters along; Space or a left click ends every slide at once.
+/// Moves sliding counters along, turning their front markers; Space or a left click ends
+/// every slide at once.
 pub fn slide_counters(
     mut commands: Commands,
     time: Res<Time>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     mut slides: Query<(Entity, &mut Slide, &mut Transform)>,
+    mut fronts: Query<&mut Transform, Without<Slide>>,
 ) {
     let skip = skip_pressed(keys.as_deref(), buttons.as_deref());
     let dt = time.delta_secs();
@@ -74,15 +178,23 @@ pub fn slide_counters(
         // The click that gave the order starts its slide: only a later press skips it.
         let started = s.age > 0.0;
         s.age += dt;
-        if (skip && started) || s.age >= s.secs {
-            tf.translation = s.to;
-            commands.entity(e).remove::<Slide>();
-            continue;
+        let done = (skip && started) || s.age >= s.secs;
+        let (at, facing) = if done {
+            s.at(f32::INFINITY)
+        } else {
+            s.at(s.age)
+        };
+        tf.translation = at;
+        if let (Some((front, radius)), Some(angle)) = (s.front, facing)
+            && let Ok(mut f) = fronts.get_mut(front)
+        {
+            let out = Vec2::new(-angle.sin(), angle.cos()) * radius;
+            f.translation = out.extend(f.translation.z);
+            f.rotation = Quat::from_rotation_z(angle);
         }
-        // Eased in and out, so a counter starts and stops like a walking figure.
-        let t = s.age / s.secs;
-        let eased = t * t * (3.0 - 2.0 * t);
-        tf.translation = s.from.lerp(s.to, eased);
+        if done {
+            commands.entity(e).remove::<Slide>();
+        }
     }
 }
 
@@ -116,15 +228,22 @@ mod tests {
             .init_resource::<ButtonInput<KeyCode>>()
             .add_systems(Update, slide_counters);
         let to = Vec3::new(128.0, 64.0, 10.0);
+        let from = Vec3::new(0.0, 0.0, 10.0);
         let slide = Slide {
-            from: Vec3::new(0.0, 0.0, 10.0),
-            to,
+            from,
+            from_facing: None,
+            legs: vec![Leg {
+                to,
+                facing: None,
+                secs: 1000.0,
+            }],
             secs: 1000.0,
             age: 0.0,
+            front: None,
         };
         let e = app
             .world_mut()
-            .spawn((slide, Transform::from_translation(slide.from)))
+            .spawn((slide, Transform::from_translation(from)))
             .id();
         // The press that gave the order (on the slide's first frame) does not skip it.
         app.world_mut()
@@ -146,5 +265,45 @@ mod tests {
         app.update();
         assert_eq!(app.world().get::<Transform>(e).unwrap().translation, to);
         assert!(app.world().get::<Slide>(e).is_none());
+    }
+
+    /// Issue 16 item 3: "moves slide along the previewed path cell by cell with the pivots
+    /// shown": a path's corner is visited, and a pivot in place turns the front marker.
+    #[test]
+    fn a_slide_follows_the_path_cell_by_cell_and_turns_at_pivots() {
+        let (a, b, c) = (
+            Vec3::new(0.0, 0.0, 10.0),
+            Vec3::new(64.0, 0.0, 10.0),
+            Vec3::new(64.0, 64.0, 10.0),
+        );
+        let east = -std::f32::consts::FRAC_PI_2;
+        let north = 0.0;
+        let slide = slide_along(
+            a,
+            Some(east),
+            &[(b, Some(east)), (b, Some(north)), (c, Some(north))],
+            64.0,
+            Some(Pace::Normal),
+        )
+        .expect("slides");
+        assert_eq!(slide.legs.len(), 3, "a cell, a pivot, a cell");
+        let pivot = slide.legs[1].secs;
+        assert!((pivot - PIVOT_CELLS * 0.15).abs() < 1e-5);
+        assert!((slide.secs - (2.0 + PIVOT_CELLS) * 0.15).abs() < 1e-5);
+        // At the end of the first leg it stands on the corner, still facing east …
+        let (at, facing) = slide.at(slide.legs[0].secs);
+        assert!(at.distance(b) < 1e-3, "{at}");
+        assert!((facing.unwrap() - east).abs() < 1e-3);
+        // … half-way through the pivot it is on the corner, half turned …
+        let (at, facing) = slide.at(slide.legs[0].secs + pivot / 2.0);
+        assert!(at.distance(b) < 1e-3);
+        assert!((facing.unwrap() - east / 2.0).abs() < 1e-3, "{facing:?}");
+        // … and it ends on the last cell, facing north.
+        let (at, facing) = slide.at(f32::INFINITY);
+        assert_eq!(at, c);
+        assert!((facing.unwrap() - north).abs() < 1e-3);
+        assert_eq!(slide.to(), c);
+        // Turning the short way round: from just left of south to just right of it.
+        assert!((shortest_turn(3.0, -3.0) - (std::f32::consts::TAU - 6.0)).abs() < 1e-4);
     }
 }

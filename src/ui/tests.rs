@@ -74,7 +74,24 @@ fn counters_follow_moves_selection_and_despawns() {
         .get::<HasCounter>(rider)
         .expect("rider has a counter")
         .get();
-    assert!(visible(&mut app, counter, |a| a.horseshoe.clone()));
+    // A rider's counter shows a mounted symbol (issue 16 item 2), and its side's mark.
+    use super::look::Symbol;
+    let mounted = [Symbol::Knight, Symbol::Sergeant];
+    assert!(
+        mounted
+            .iter()
+            .any(|s| visible(&mut app, counter, |a| a.symbol(*s)))
+    );
+    let side = app
+        .world()
+        .get::<crate::sim::components::SideId>(rider)
+        .expect("a side")
+        .0;
+    assert!(visible(&mut app, counter, |a| a.heraldry_of(side)));
+    assert!(
+        !visible(&mut app, counter, |a| a.moved.clone()),
+        "nothing moved yet"
+    );
     assert!(!visible(&mut app, counter, |a| a.ring.clone()));
 
     // Selecting the mount highlights the pair; moving it moves the counter.
@@ -137,4 +154,31 @@ pub(crate) fn drawn_texts(shapes: &[bevy_egui::egui::epaint::ClippedShape]) -> S
     let mut out = String::new();
     shapes.iter().for_each(|c| walk(&c.shape, &mut out));
     out
+}
+
+/// The texts a window drawn by `draw` shows at 1280×800, on its second frame (egui sizes a
+/// new window on its first frame without drawing it).
+pub(crate) fn window_texts(mut draw: impl FnMut(&bevy_egui::egui::Context)) -> String {
+    painted_texts(bevy_egui::egui::vec2(1280.0, 800.0), |ui| draw(ui.ctx()))
+}
+
+/// The texts `draw` paints on a screen of `size`, on the second of two frames.
+pub(crate) fn painted_texts(
+    size: bevy_egui::egui::Vec2,
+    mut draw: impl FnMut(&mut bevy_egui::egui::Ui),
+) -> String {
+    use bevy_egui::egui;
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        ..Default::default()
+    };
+    let mut text = String::new();
+    for _ in 0..2 {
+        let mut out = ctx.run_ui(input(), &mut draw);
+        let shapes = std::mem::take(&mut out.shapes);
+        out.drop_without_applying_deltas();
+        text = drawn_texts(&shapes);
+    }
+    text
 }

@@ -311,6 +311,23 @@ pub fn conditions_of<'a>(
         .collect()
 }
 
+/// The allowance a figure starts a half-move with: its rate at its gait less its conditions
+/// (H1, H2, R1), or an ASL horse's MF allotment (A7). Also what a counter shows before the
+/// half-move begins, so the rule is written once.
+pub fn fresh_allowance(
+    rules: &crate::rules::ruleset::Ruleset,
+    rate: Mp,
+    gait: Gait,
+    conditions: &[String],
+    asl_horse: bool,
+) -> Mp {
+    if rules.asl.is_some() && asl_horse {
+        return rate;
+    }
+    half_move_allowance(rules, rate, gait, conditions_of(rules, conditions))
+        .map_or(Mp::ZERO, |t| t.total)
+}
+
 /// Computes the allowance of every figure for a new half-move (D4, H2, R1) and resets the
 /// per-half-move bookkeeping. ASL: infantry 4 MF, horses 12 MF (A4, A7). A system run as a
 /// half-move is entered, so its queries are kept from one half-move to the next; nothing is
@@ -333,9 +350,7 @@ pub fn start_half_move(
     for (rate, mut allowance, gait, conds, inf, horse) in figures.iter_mut() {
         let g = gait.as_ref().map_or(Gait::Walk, |g| g.gait);
         let names = conds.map_or(&[][..], |c| &c.0[..]);
-        let total = half_move_allowance(rules, rate.0, g, conditions_of(rules, names))
-            .map_or(Mp::ZERO, |t| t.total);
-        let mut basis = total;
+        let basis = fresh_allowance(rules, rate.0, g, names, horse.is_some());
         if let Some(asl) = rules.asl {
             if let Some(mut inf) = inf {
                 inf.0 = crate::rules::asl::InfantryMf {
@@ -350,7 +365,6 @@ pub fn start_half_move(
                     ..Default::default()
                 };
                 h.galloping = false;
-                basis = allot;
             }
             if let Some(mut gs) = gait {
                 // A Gallop is declared afresh each MPh (A10).

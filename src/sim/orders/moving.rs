@@ -49,9 +49,10 @@ pub(super) fn do_move(
     {
         return refuse("H2: a halted mount has no movement; set a gait first (D5)");
     }
-    let (pose, spent, chance) = {
+    let (pose, spent, chance, mut trail) = {
         let board = &world.resource::<Map>().0;
         let mut pose = setup.pose;
+        let mut trail = vec![(pose.cell, pose.facing)];
         let mut spent = Mp::ZERO;
         let mut chance: Option<PathRoll> = None;
         for (i, &s) in steps.iter().enumerate() {
@@ -81,6 +82,7 @@ pub(super) fn do_move(
                     }
                     pose = p;
                     spent += c;
+                    trail.push((pose.cell, pose.facing));
                 }
                 Err(why) => return refuse(at(&why)),
             }
@@ -91,7 +93,7 @@ pub(super) fn do_move(
                 pose.cell
             ));
         }
-        (pose, spent, chance)
+        (pose, spent, chance, trail)
     };
     // The order is legal as written: roll now, if it must (it is accepted either way).
     let (pose, spent, taken, rolled) = match chance {
@@ -101,11 +103,16 @@ pub(super) fn do_move(
             if passed {
                 (pose, spent, steps, Some(true))
             } else {
+                trail.truncate(c.index + 1);
                 (c.fail_pose, c.fail_spent, &steps[..c.index], Some(false))
             }
         }
     };
     apply_pose(world, e, setup.mover_entity, &pose, setup.pose.cell);
+    if trail.last() != Some(&(pose.cell, pose.facing)) {
+        trail.push((pose.cell, pose.facing));
+    }
+    world.entity_mut(e).insert(Trail(trail));
     let mut a = world
         .get_mut::<Allowance>(setup.mover_entity)
         .expect("allowance");

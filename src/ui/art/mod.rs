@@ -1,46 +1,171 @@
-//! All art is generated in code at startup: no image files to ship, lose or keep in step with
-//! the grid geometry. Terrain tiles are built per level (see [`terrain::terrain_atlas`]);
-//! counter pieces once, here.
+//! The game's art: SVG files in `assets/art/`, loaded through Bevy's `AssetServer` with the
+//! loaders of [`svg`], so that a player or modder replaces a counter, a symbol or a tile by
+//! editing a file (issue 16 item 1). `assets/README.md` lists every file and its conventions.
+//! This module only names the files and keeps their handles; a file that fails to load is
+//! reported in [`ArtProblems`] (shown on screen), and its sprite stays empty.
 
-pub mod counter;
-pub mod pattern;
-pub mod raster;
+pub mod svg;
 pub mod terrain;
 
+use super::look::Symbol;
+use bevy::asset::{LoadState, UntypedAssetId};
 use bevy::prelude::*;
+use std::collections::HashMap;
 
-/// Builds the shared counter images before anything needs them.
+/// The folder the asset server reads, as `AssetPlugin::file_path`: `assets/` in the working
+/// directory (a checkout, `cargo run`), else beside the executable (an installed game), as
+/// `levels/` is found; `BEVY_ASSET_ROOT`, when set, is Bevy's to honour.
+pub fn asset_folder() -> String {
+    let beside_exe = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|d| d.join("assets")));
+    let found = [Some(std::path::PathBuf::from("assets")), beside_exe]
+        .into_iter()
+        .flatten()
+        .find(|d| d.is_dir());
+    match found {
+        Some(dir) if std::env::var_os("BEVY_ASSET_ROOT").is_none() => dir
+            .canonicalize()
+            .unwrap_or(dir)
+            .to_string_lossy()
+            .into_owned(),
+        _ => "assets".to_string(),
+    }
+}
+
+/// Registers the SVG loaders and starts loading every art file before anything needs it.
 pub struct ArtPlugin;
 
 impl Plugin for ArtPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PreStartup, build_counter_art);
+        app.register_asset_loader(svg::SvgLoader)
+            .register_asset_loader(svg::TileLoader)
+            .init_resource::<ArtProblems>()
+            .add_systems(PreStartup, load_art)
+            .add_systems(Update, note_broken_art);
     }
 }
 
-/// Handles to the generated counter pieces, shared by every counter (tinted per side and
-/// state), so a thousand counters cost five textures.
+/// Handles to the counter pieces, shared by every counter (the tinted ones take the side's
+/// colour through `Sprite::color`), so a thousand counters cost a few dozen textures.
 #[derive(Resource, Clone, Debug)]
 pub struct CounterArt {
-    /// Rounded-square counter body.
-    pub base: Handle<Image>,
-    /// Facing wedge, pointing up before rotation.
-    pub wedge: Handle<Image>,
-    /// Selection ring.
+    /// The counter body, tinted with the side's colour (`counters/body.svg`).
+    pub body: Handle<Image>,
+    /// The cream box the troop symbol is printed on (`counters/plate.svg`).
+    pub plate: Handle<Image>,
+    /// The facing marker at the front edge (`markers/front.svg`).
+    pub front: Handle<Image>,
+    /// Selection ring, also the flash of a hit (`markers/ring.svg`).
     pub ring: Handle<Image>,
-    /// Wound mark.
-    pub dot: Handle<Image>,
-    /// Mounted marker.
-    pub horseshoe: Handle<Image>,
+    /// Wound mark, tinted red for the figure and orange for its mount (`markers/wound.svg`).
+    pub wound: Handle<Image>,
+    /// Leader or hero star (`markers/leader.svg`).
+    pub leader: Handle<Image>,
+    /// "Has moved this half-move" mark (`markers/moved.svg`).
+    pub moved: Handle<Image>,
+    /// A shot in flight (`markers/arrow.svg`).
+    pub arrow: Handle<Image>,
+    /// One heraldic mark per side, cycled (`heraldry/side-N.svg`): sides differ by shape as
+    /// well as colour.
+    pub heraldry: Vec<Handle<Image>>,
+    /// The troop symbols (`symbols/<name>.svg`).
+    pub symbols: HashMap<Symbol, Handle<Image>>,
 }
 
-fn build_counter_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
-    let mut add = |c: raster::Canvas| images.add(c.into_image());
-    commands.insert_resource(CounterArt {
-        base: add(counter::counter_base()),
-        wedge: add(counter::wedge()),
-        ring: add(counter::ring()),
-        dot: add(counter::dot()),
-        horseshoe: add(counter::horseshoe()),
-    });
+impl CounterArt {
+    /// The symbol's image (every symbol is loaded, so this never misses).
+    pub fn symbol(&self, symbol: Symbol) -> Handle<Image> {
+        self.symbols.get(&symbol).cloned().unwrap_or_default()
+    }
+
+    /// The heraldic mark of side `side`.
+    pub fn heraldry_of(&self, side: u8) -> Handle<Image> {
+        let n = self.heraldry.len().max(1);
+        self.heraldry
+            .get(usize::from(side) % n)
+            .cloned()
+            .unwrap_or_default()
+    }
 }
+
+/// Handles to the terrain tiles by name (see [`terrain::TILES`]): square and hex cuts.
+#[derive(Resource, Clone, Debug)]
+pub struct TerrainArt {
+    /// Square tiles.
+    pub square: HashMap<&'static str, Handle<Image>>,
+    /// Pointy-top hex tiles (the `#hex` sub-asset of the same file).
+    pub hex: HashMap<&'static str, Handle<Image>>,
+}
+
+/// How many heraldic marks there are; more sides cycle through them.
+pub const HERALDRY: u8 = 4;
+
+/// Art files that could not be loaded, with why, in the order found: shown to the player so a
+/// broken mod is a message, not a missing counter nobody can explain.
+#[derive(Resource, Debug, Default)]
+pub struct ArtProblems {
+    /// `path: reason` lines.
+    pub lines: Vec<String>,
+    /// Every art handle, with its path, to watch for failures (emptied as they settle).
+    watching: Vec<(String, UntypedAssetId)>,
+}
+
+fn load_art(mut commands: Commands, server: Res<AssetServer>, mut problems: ResMut<ArtProblems>) {
+    let mut load = |path: String| -> Handle<Image> {
+        let handle: Handle<Image> = server.load(path.clone());
+        problems.watching.push((path, handle.id().untyped()));
+        handle
+    };
+    commands.insert_resource(CounterArt {
+        body: load("art/counters/body.svg".into()),
+        plate: load("art/counters/plate.svg".into()),
+        front: load("art/markers/front.svg".into()),
+        ring: load("art/markers/ring.svg".into()),
+        wound: load("art/markers/wound.svg".into()),
+        leader: load("art/markers/leader.svg".into()),
+        moved: load("art/markers/moved.svg".into()),
+        arrow: load("art/markers/arrow.svg".into()),
+        heraldry: (0..HERALDRY)
+            .map(|n| load(format!("art/heraldry/side-{n}.svg")))
+            .collect(),
+        symbols: Symbol::ALL
+            .iter()
+            .map(|s| (*s, load(format!("art/symbols/{}.svg", s.file_stem()))))
+            .collect(),
+    });
+    let tiles = |label: &str, load: &mut dyn FnMut(String) -> Handle<Image>| {
+        terrain::TILES
+            .iter()
+            .map(|name| (*name, load(format!("art/terrain/{name}.tile.svg{label}"))))
+            .collect()
+    };
+    let square = tiles("", &mut load);
+    let hex = tiles("#hex", &mut load);
+    commands.insert_resource(TerrainArt { square, hex });
+}
+
+/// Moves failed loads from watching to [`ArtProblems::lines`], once each, and logs them.
+fn note_broken_art(server: Res<AssetServer>, mut problems: ResMut<ArtProblems>) {
+    if problems.watching.is_empty() {
+        return;
+    }
+    let mut failed = Vec::new();
+    problems
+        .watching
+        .retain(|(path, id)| match server.load_state(*id) {
+            LoadState::Failed(why) => {
+                failed.push(format!("{path}: {why}"));
+                false
+            }
+            LoadState::Loaded => false,
+            _ => true,
+        });
+    for line in failed {
+        error!("art not drawn: {line}");
+        problems.lines.push(line);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -6,14 +6,13 @@ use super::reach_view::{CurrentPreview, CurrentReach};
 use super::{Mode, Selection};
 use crate::rules::grid::GridKind;
 use crate::ui::MapLayout;
-use crate::ui::art::raster::{Canvas, in_pointy_hex, in_round_rect};
 use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
 
 /// Depth of reach marks: above the terrain, below the counters.
 pub const Z_MARKS: f32 = 5.0;
 
-/// Builds the cell-mark images.
+/// Loads the cell-mark images (`assets/art/marks/`).
 pub struct MarksPlugin;
 
 impl Plugin for MarksPlugin {
@@ -23,6 +22,7 @@ impl Plugin for MarksPlugin {
 }
 
 /// White cell shapes tinted per use: a filled cell and an outline, for squares and hexes.
+/// Drawn at the cell's size whatever the files' size, so a modder may draw them finer.
 #[derive(Resource, Clone, Debug)]
 pub struct MarkArt {
     /// Filled square.
@@ -43,41 +43,14 @@ pub struct ReachMark;
 #[derive(Component, Debug)]
 pub struct CostLabel(pub String);
 
-/// Pixel width of the mark images.
-const MARK_PX: u32 = 64;
-
-fn shape(hex: bool, edge: bool) -> Canvas {
-    let w = MARK_PX as f32;
-    let h = if hex {
-        (w * 2.0 / 3f32.sqrt()).ceil()
-    } else {
-        w
-    };
-    let mut c = Canvas::new(MARK_PX, h as u32);
-    let (cx, cy) = (w / 2.0, h / 2.0);
-    let inside = |x: f32, y: f32, inset: f32| {
-        if hex {
-            in_pointy_hex(x, y, cx, cy, w - 2.0 * inset)
-        } else {
-            in_round_rect(x, y, inset, inset, w - inset, w - inset, 6.0)
-        }
-    };
-    if edge {
-        c.fill([255; 4], |x, y| inside(x, y, 1.0) && !inside(x, y, 5.0));
-    } else {
-        c.fill([255; 4], |x, y| inside(x, y, 2.0));
-    }
-    c
-}
-
-fn build_mark_art(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
-    let Some(mut images) = images else { return };
-    let mut add = |hex: bool, edge: bool| images.add(shape(hex, edge).into_image());
+fn build_mark_art(mut commands: Commands, server: Option<Res<AssetServer>>) {
+    let Some(server) = server else { return };
+    let load = |name: &str| server.load(format!("art/marks/{name}.svg"));
     commands.insert_resource(MarkArt {
-        square: add(false, false),
-        hex: add(true, false),
-        square_edge: add(false, true),
-        hex_edge: add(true, true),
+        square: load("square"),
+        hex: load("hex"),
+        square_edge: load("square-edge"),
+        hex_edge: load("hex-edge"),
     });
 }
 

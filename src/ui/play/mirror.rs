@@ -26,6 +26,10 @@ pub struct FigureRow {
     armour: Option<Armour>,
     shield: Option<Shield>,
     conditions: Option<Conditions>,
+    template: Option<TemplateKey>,
+    quality: Option<Quality>,
+    rate: Option<Rate>,
+    trail: Option<Trail>,
     /// The id of the mount it rides.
     riding: Option<String>,
     /// The id of the rider it carries.
@@ -44,8 +48,25 @@ macro_rules! same_by_field {
     ($($t:ty),*) => { $(impl Same for $t { fn same(&self, o: &Self) -> bool { self.0 == o.0 } })* };
 }
 same_by_eq!(
-    SideId, Position, Facing, Diagonal, GaitState, Allowance, Blows, Body, Troop
+    SideId,
+    Position,
+    Facing,
+    Diagonal,
+    GaitState,
+    Allowance,
+    Blows,
+    Body,
+    Troop,
+    TemplateKey,
+    Rate,
+    Trail
 );
+
+impl Same for Quality {
+    fn same(&self, o: &Self) -> bool {
+        (self.raw, self.hero) == (o.raw, o.hero)
+    }
+}
 same_by_field!(FigureName, Weapon, Armour, Shield, Conditions);
 
 /// Every figure of the game's world, in id order.
@@ -83,6 +104,10 @@ pub fn read_figures(game: &mut World) -> Vec<FigureRow> {
                     r.get(),
                     crate::rules::melee::tables::tables(),
                 ))),
+                template: r.get().cloned(),
+                quality: r.get().copied(),
+                rate: r.get().copied(),
+                trail: r.get().cloned(),
                 riding: r.get::<RidingOn>().and_then(|m| id_of(m.0)),
                 carried: r.get::<CarriedBy>().and_then(|m| id_of(m.0)),
             }
@@ -164,6 +189,10 @@ pub fn write_mirrors(world: &mut World, rows: &[FigureRow]) {
         put(&mut e, &r.armour);
         put(&mut e, &r.shield);
         put(&mut e, &r.conditions);
+        put(&mut e, &r.template);
+        put(&mut e, &r.quality);
+        put(&mut e, &r.rate);
+        put(&mut e, &r.trail);
         link(&mut e, riding, RidingOn, |r| r.0);
         link(&mut e, carried, CarriedBy, |c| c.0);
     }

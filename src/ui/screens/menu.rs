@@ -10,11 +10,12 @@ use super::handover::{Handover, show_handover};
 use super::keys::{BINDINGS, contexts};
 use super::rules_reader::RulesReader;
 use super::saves::SaveInfo;
+use crate::ui::art::CounterArt;
 use crate::ui::play::Selection;
 use crate::ui::settings::side_colour32;
 use bevy::input::keyboard::Key;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui, input::EguiWantsInput};
+use bevy_egui::{EguiContexts, EguiTextureHandle, egui, input::EguiWantsInput};
 
 /// F1 or ? help, F2 rules, F3 settings, Esc closes the topmost overlay or opens the menu (when no figure
 /// is selected: then Esc is the in-game cancel), Ctrl+S saves. Keys typed into a text field
@@ -192,26 +193,54 @@ pub fn draw_common(
     mut actions: ResMut<ScreenActions>,
     time: Res<Time>,
     mut rules: Local<RulesReader>,
+    art: Option<Res<CounterArt>>,
 ) -> Result {
+    // The legend's pictures are the counters' own files, lent to egui while help is open.
+    let legend: Vec<Legend> = match (&art, overlays.help) {
+        (Some(art), true) => crate::ui::look::Symbol::ALL
+            .iter()
+            .map(|s| Legend {
+                image: Some(contexts.add_image(EguiTextureHandle::Weak(art.symbol(*s).id()))),
+                meaning: s.legend().1,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let ctx = contexts.ctx_mut()?;
-    let asked = common_ui(ctx, &mut overlays, time.elapsed_secs_f64(), &mut rules);
+    let asked = common_ui(
+        ctx,
+        &mut overlays,
+        time.elapsed_secs_f64(),
+        &mut rules,
+        &legend,
+    );
     actions.0.extend(asked);
     Ok(())
 }
 
-/// Draws the dialogs, the help overlay, the rules window (read by `rules`) and the
-/// notice, at time `now` (seconds), on either screen.
+/// One troop symbol of the help's legend: its picture (once egui has it) and meaning.
+#[derive(Clone, Copy, Debug)]
+pub struct Legend {
+    /// The symbol's image, lent to egui.
+    pub image: Option<egui::TextureId>,
+    /// What it stands for.
+    pub meaning: &'static str,
+}
+
+/// Draws the dialogs, the help overlay (with the symbols' `legend`), the rules window (read
+/// by `rules`) and the notice, at time `now` (seconds), on either screen.
 pub fn common_ui(
     ctx: &egui::Context,
     overlays: &mut Overlays,
     now: f64,
     rules: &mut RulesReader,
+    legend: &[Legend],
 ) -> Option<ScreenAction> {
     if overlays.rules {
         rules_ui(ctx, &mut overlays.rules, rules);
     }
     if overlays.help {
-        help_ui(ctx, &mut overlays.help);
+        help_ui(ctx, &mut overlays.help, legend);
     }
     let action = dialog_ui(ctx, overlays);
     if overlays
@@ -245,10 +274,10 @@ pub fn rules_ui(ctx: &egui::Context, open: &mut bool, rules: &mut RulesReader) {
         });
 }
 
-/// The help overlay: every binding of [`BINDINGS`], grouped, and the legend of the counters'
-/// condition marks. It fits the window (a 1280×800 one whole, a smaller one scrolls) and
-/// closes with its × button, F1, ? or Esc.
-pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
+/// The help overlay: every binding of [`BINDINGS`], grouped, and the legend of the counters:
+/// how to read one, the troop symbols (`legend`) and the condition marks. It fits the window
+/// (a 1280×800 one whole, a smaller one scrolls) and closes with its × button, F1, ? or Esc.
+pub fn help_ui(ctx: &egui::Context, open: &mut bool, legend: &[Legend]) {
     let screen = ctx.viewport_rect();
     let mut close = false;
     egui::Window::new("Keys and mouse")
@@ -278,6 +307,8 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
                             ui.end_row();
                         });
                     ui.add_space(6.0);
+                    counter_legend(ui, legend);
+                    ui.add_space(6.0);
                     ui.strong("Marks on the counters");
                     egui::Grid::new("help-marks")
                         .num_columns(2)
@@ -300,6 +331,48 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
         *open = false;
     }
 }
+
+/// How to read a counter, and the troop symbols with their pictures.
+pub(crate) fn counter_legend(ui: &mut egui::Ui, legend: &[Legend]) {
+    ui.strong("Reading a counter");
+    for line in COUNTER_PARTS {
+        ui.label(line);
+    }
+    if legend.is_empty() {
+        return;
+    }
+    ui.add_space(4.0);
+    ui.strong("Troop symbols");
+    egui::Grid::new("help-symbols")
+        .num_columns(4)
+        .spacing([10.0, 2.0])
+        .show(ui, |ui| {
+            for (i, row) in legend.iter().enumerate() {
+                match row.image {
+                    Some(id) => {
+                        let size = egui::vec2(28.0, 28.0);
+                        ui.add(egui::Image::new(egui::load::SizedTexture::new(id, size)));
+                    }
+                    None => {
+                        ui.label("");
+                    }
+                }
+                ui.label(row.meaning);
+                if i % 2 == 1 {
+                    ui.end_row();
+                }
+            }
+        });
+}
+
+/// The parts of a counter, top to bottom, for the legend.
+pub const COUNTER_PARTS: [&str; 5] = [
+    "Colour and the shield at top left: the side (the shield's charge differs by side).",
+    "Gold star at top right: a leader or hero. Letter at top: the horse's gait (H W T C G).",
+    "Middle: the troop symbol. Left of it, red and orange dots: the rider and the horse are hurt; right of it, the hoof: moved this half-move.",
+    "Bottom row: blows left, armour, movement left (cells).",
+    "Pale arrow head outside the edge: the front, the way the figure (or its horse) faces.",
+];
 
 fn help_group(ui: &mut egui::Ui, group: &str) {
     ui.add_space(4.0);

@@ -10,6 +10,7 @@
 
 pub mod actions;
 pub mod ai_play;
+pub mod art_notice;
 pub mod banner;
 pub mod battle;
 pub mod card_face;
@@ -177,6 +178,7 @@ impl Plugin for ScreensPlugin {
                     replay::draw_replay.run_if(in_state(Screen::Playing)),
                     banner::draw_banner,
                     menu::draw_common,
+                    art_notice::draw_art_problems,
                     crate::ui::settings::screen::draw_settings,
                 )
                     .chain()

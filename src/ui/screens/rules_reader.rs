@@ -131,23 +131,12 @@ mod tests {
 
     /// One frame of `reader` in a tall panel, with the section titled `open` unfolded.
     fn drawn(reader: &mut RulesReader, open: Option<&str>) -> String {
-        let ctx = egui::Context::default();
-        let input = || egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(1280.0, 20_000.0),
-            )),
-            ..Default::default()
-        };
         if let Some(t) = open {
             assert!(reader.open(t), "a section titled {t}");
         }
-        let mut out = ctx.run_ui(input(), |ui| {
+        crate::ui::tests::painted_texts(egui::vec2(1280.0, 20_000.0), |ui| {
             egui::CentralPanel::default().show(ui, |ui| reader.show(ui));
-        });
-        let shapes = std::mem::take(&mut out.shapes);
-        out.drop_without_applying_deltas();
-        crate::ui::tests::drawn_texts(&shapes)
+        })
     }
 
     #[test]

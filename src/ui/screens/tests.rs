@@ -121,10 +121,10 @@ fn every_dialog_and_overlay_draws() {
             notice: Some(("Saved".into(), 10.0)),
         };
         frame(&ctx, |ctx| {
-            assert!(common_ui(ctx, &mut o, 1.0, &mut rules).is_none());
+            assert!(common_ui(ctx, &mut o, 1.0, &mut rules, &[]).is_none());
         });
         frame(&ctx, |ctx| {
-            let _ = common_ui(ctx, &mut o, 11.0, &mut rules);
+            let _ = common_ui(ctx, &mut o, 11.0, &mut rules, &[]);
         });
         assert!(o.notice.is_none(), "the notice expires");
     }
@@ -241,10 +241,10 @@ fn enter_in_the_save_dialog_saves() {
     };
     let mut rules = RulesReader::default();
     frame(&ctx, |ctx| {
-        assert!(common_ui(ctx, &mut o, 0.0, &mut rules).is_none())
+        assert!(common_ui(ctx, &mut o, 0.0, &mut rules, &[]).is_none())
     });
     frame(&ctx, |ctx| {
-        assert!(common_ui(ctx, &mut o, 0.0, &mut rules).is_none())
+        assert!(common_ui(ctx, &mut o, 0.0, &mut rules, &[]).is_none())
     });
     let enter = egui::Event::Key {
         key: egui::Key::Enter,
@@ -263,11 +263,45 @@ fn enter_in_the_save_dialog_saves() {
     };
     let mut got = None;
     ctx.run_ui(input, |ui| {
-        got = common_ui(ui.ctx(), &mut o, 0.0, &mut rules)
+        got = common_ui(ui.ctx(), &mut o, 0.0, &mut rules, &[])
     })
     .drop_without_applying_deltas();
     assert!(
         matches!(got, Some(ScreenAction::Save(ref n)) if n == "x"),
         "{got:?}"
     );
+}
+
+/// A broken art file is a message with its path.
+#[test]
+fn art_problems_are_listed_with_their_files() {
+    let lines = vec!["art/symbols/knight.svg: not a valid SVG".to_string()];
+    let text = crate::ui::tests::window_texts(|ctx| {
+        super::art_notice::art_problems_ui(ctx, &lines);
+    });
+    assert!(text.contains("art/symbols/knight.svg"), "{text}");
+    assert!(text.contains("Dismiss"), "{text}");
+}
+
+/// Issue 16 item 2: "a legend in the help overlay" — how to read a counter, and every troop
+/// symbol with what it stands for.
+#[test]
+fn the_help_explains_the_counters_and_lists_every_symbol() {
+    use crate::ui::look::Symbol;
+    let legend: Vec<super::menu::Legend> = Symbol::ALL
+        .iter()
+        .map(|s| super::menu::Legend {
+            image: None,
+            meaning: s.legend().1,
+        })
+        .collect();
+    // The legend's part of the help (the help scrolls it into view below the keys).
+    let text = crate::ui::tests::painted_texts(egui::vec2(1280.0, 2000.0), |ui| {
+        egui::CentralPanel::default().show(ui, |ui| super::menu::counter_legend(ui, &legend));
+    });
+    assert!(text.contains("Reading a counter"), "{text}");
+    assert!(text.contains("blows left, armour, movement left"), "{text}");
+    for s in Symbol::ALL {
+        assert!(text.contains(s.legend().1), "{} missing", s.legend().1);
+    }
 }

@@ -79,30 +79,15 @@ fn the_screens_side_colours_follow_the_palette_set_in_their_context() {
 
 #[test]
 fn the_settings_window_shows_every_setting_and_where_it_is_saved() {
-    let ctx = egui::Context::default();
     let mut settings = Settings::default();
     let store = SettingsFile {
         path: Some(PathBuf::from("/somewhere/settings.ron")),
         problem: Some("settings.ron:3:13: Expected float; using the defaults".into()),
     };
     let mut open = true;
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1280.0, 800.0),
-        )),
-        ..Default::default()
-    };
-    // egui sizes a new window on its first frame without drawing it; the second shows it.
-    let mut text = String::new();
-    for _ in 0..2 {
-        let mut out = ctx.run_ui(input(), |ui| {
-            screen::settings_window(ui.ctx(), &mut open, &mut settings, &store);
-        });
-        let shapes = std::mem::take(&mut out.shapes);
-        out.drop_without_applying_deltas();
-        text = crate::ui::tests::drawn_texts(&shapes);
-    }
+    let text = crate::ui::tests::window_texts(|ctx| {
+        screen::settings_window(ctx, &mut open, &mut settings, &store);
+    });
     for wanted in [
         "Pace of the computer and effects",
         "Normal",
