@@ -7,7 +7,7 @@
 use super::art::CounterArt;
 use super::layout::{MapLayout, facing_angle};
 use super::look::{CounterLook, FigureFacts, MountFacts, counter_look, factor_row, gait_letter};
-use super::motion::{Slide, slide_along, slide_for};
+use super::motion::{Slide, SlideEnded, slide_along, slide_for};
 use super::settings::{Palette, Settings, side_colour};
 use super::{Selected, UiSet, Z_COUNTERS};
 use crate::rules::gait::Gait;
@@ -310,6 +310,7 @@ fn refresh_counters(
     rules: Option<Res<Rules>>,
     changed: Query<(Entity, Option<&CarriedBy>), Watched>,
     new_counters: Query<&CounterOf, Added<CounterParts>>,
+    arrived: Query<(Entity, &CounterOf), Added<SlideEnded>>,
     all_counters: Query<&CounterOf>,
     mut unselected: RemovedComponents<Selected>,
     mut unmounted: RemovedComponents<RidingOn>,
@@ -327,6 +328,10 @@ fn refresh_counters(
         .map(|(e, carried)| carried.map_or(e, |c| c.0))
         .chain(fresh.iter().copied())
         .collect();
+    for (counter, of) in &arrived {
+        dirty.insert(of.0);
+        commands.entity(counter).remove::<SlideEnded>();
+    }
     for e in unselected.read().chain(unmounted.read()) {
         let owner = figures.get(e).ok().and_then(|f| f.carried.map(|c| c.0));
         dirty.insert(owner.unwrap_or(e));
@@ -411,6 +416,8 @@ fn refresh_counters(
             Some(mut slide) => {
                 slide.front = Some((p.front, (EDGE + FRONT * 0.3) * layout.cell));
                 commands.entity(counter).insert(slide);
+                // Its new looks wait until it arrives (see `SlideEnded`).
+                continue;
             }
             None => {
                 tf.translation = to;

@@ -11,6 +11,7 @@
 use super::art::CounterArt;
 use super::bridge::{GameView, Mirror};
 use super::layout::MapLayout;
+use super::motion::Slide;
 use super::play::PlaySet;
 use super::settings::{Pace, Settings};
 use super::shots::{Shot, arrow_sprite, fly_shots, shot_between};
@@ -38,6 +39,7 @@ impl Plugin for EffectsPlugin {
                 (observe, release, animate, fly_shots)
                     .chain()
                     .after(PlaySet::View)
+                    .after(UiSet::Counters)
                     .before(UiSet::Camera),
             );
     }
@@ -194,13 +196,16 @@ fn observe(
     }
 }
 
+/// An arrow in flight or a counter on its way: the results wait for them.
+type InMotion = Or<(With<Shot>, With<Slide>)>;
+
 fn release(
     mut commands: Commands,
     hold: Res<EffectsHold>,
     layout: Option<Res<MapLayout>>,
     art: Option<Res<CounterArt>>,
     settings: Option<Res<Settings>>,
-    flying: Query<(), With<Shot>>,
+    moving: Query<(), InMotion>,
     mut pending: ResMut<Pending>,
 ) {
     if hold.0 || (pending.0.is_empty() && pending.1.is_empty()) {
@@ -211,7 +216,8 @@ fn release(
         pending.1.clear();
         return;
     };
-    // Arrows first; what they did floats up once they have landed.
+    // Arrows first; what they did floats up once they have landed and the counters have
+    // arrived (a charge's blows are shown where it ends, when it gets there).
     let pace = settings.as_deref().map(|s| s.pace);
     let mut launched = false;
     for (from, to) in pending.1.drain(..) {
@@ -220,7 +226,7 @@ fn release(
             launched = true;
         }
     }
-    if launched || !flying.is_empty() {
+    if launched || !moving.is_empty() {
         return;
     }
     // Several effects on one cell stack upwards instead of overlapping.

@@ -83,6 +83,12 @@ impl Slide {
     }
 }
 
+/// Put on a counter whose slide has just ended, so its looks (wounds, conditions, symbol),
+/// held back while it moved, are shown now that it has arrived: a charge's results are not
+/// seen before the charge gets there.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct SlideEnded;
+
 /// The signed turn from angle `a` to `b` the short way round.
 fn shortest_turn(a: f32, b: f32) -> f32 {
     let tau = std::f32::consts::TAU;
@@ -193,7 +199,7 @@ pub fn slide_counters(
             f.rotation = Quat::from_rotation_z(angle);
         }
         if done {
-            commands.entity(e).remove::<Slide>();
+            commands.entity(e).remove::<Slide>().insert(SlideEnded);
         }
     }
 }

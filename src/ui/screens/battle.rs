@@ -22,6 +22,7 @@ use crate::sim::phase::TurnState;
 use crate::sim::victory::{Report, Tally, tallies};
 use crate::ui::MapLayout;
 use crate::ui::bridge::{GameView, Mirror};
+use crate::ui::counters::{CounterOf, HasCounter};
 use crate::ui::settings::{Settings, light_rgb, side_colour32};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -440,12 +441,15 @@ pub fn luck_words(t: &Tally) -> String {
 }
 
 /// Objective areas and exit edges outlined on the map in the colour of the side that wants
-/// them, and a ring around every figure an objective names.
+/// them, and a ring around every figure an objective names (around its counter, which may be
+/// on its way to the figure's cell).
+#[allow(clippy::too_many_arguments)]
 pub fn draw_objective_marks(
     view: Res<BattleView>,
     handover: Res<Handover>,
     layout: Option<Res<MapLayout>>,
-    mirrors: Query<(&FigureId, &Position), With<Mirror>>,
+    mirrors: Query<(&FigureId, &Position, Option<&HasCounter>), With<Mirror>>,
+    counters: Query<&Transform, With<CounterOf>>,
     settings: Option<Res<Settings>>,
     mut gizmos: Gizmos,
 ) {
@@ -502,9 +506,11 @@ pub fn draw_objective_marks(
             gizmos.arrow_2d(m, m - inward * layout.cell * 0.45, colour(side));
         }
     }
-    for (id, pos) in &mirrors {
+    for (id, pos, counter) in &mirrors {
         if view.named.binary_search(&id.0).is_ok() {
-            let at = layout.cell_to_world(pos.0);
+            let at = counter
+                .and_then(|c| counters.get(c.get()).ok())
+                .map_or_else(|| layout.cell_to_world(pos.0), |t| t.translation.truncate());
             let gold = Color::srgb(1.0, 0.84, 0.1);
             gizmos.circle_2d(Isometry2d::from_translation(at), layout.cell * 0.5, gold);
             gizmos.circle_2d(Isometry2d::from_translation(at), layout.cell * 0.47, gold);

@@ -285,6 +285,7 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool, legend: &[Legend]) {
         .open(open)
         .collapsible(false)
         .default_width(600.0_f32.min(screen.width() - 24.0))
+        .max_width(screen.width() - 24.0)
         .max_height(screen.height() - 40.0)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
@@ -334,35 +335,48 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool, legend: &[Legend]) {
 
 /// How to read a counter, and the troop symbols with their pictures.
 pub(crate) fn counter_legend(ui: &mut egui::Ui, legend: &[Legend]) {
-    ui.strong("Reading a counter");
-    for line in COUNTER_PARTS {
-        ui.label(line);
-    }
-    if legend.is_empty() {
-        return;
-    }
-    ui.add_space(4.0);
-    ui.strong("Troop symbols");
-    egui::Grid::new("help-symbols")
-        .num_columns(4)
-        .spacing([10.0, 2.0])
-        .show(ui, |ui| {
-            for (i, row) in legend.iter().enumerate() {
-                match row.image {
-                    Some(id) => {
-                        let size = egui::vec2(28.0, 28.0);
-                        ui.add(egui::Image::new(egui::load::SizedTexture::new(id, size)));
+    // As wide as the keys above it at most: the lines wrap rather than widen the help.
+    ui.vertical(|ui| {
+        ui.set_max_width(560.0);
+        ui.strong("Reading a counter");
+        for line in COUNTER_PARTS {
+            ui.add(egui::Label::new(line).wrap());
+        }
+        if legend.is_empty() {
+            return;
+        }
+        ui.add_space(4.0);
+        ui.strong("Troop symbols");
+        egui::Grid::new("help-symbols")
+            .num_columns(4)
+            .spacing([10.0, 2.0])
+            .show(ui, |ui| {
+                for (i, row) in legend.iter().enumerate() {
+                    match row.image {
+                        Some(id) => {
+                            // On the counter's cream plate, as the symbol is printed.
+                            let size = egui::vec2(28.0, 28.0);
+                            egui::Frame::new()
+                                .fill(egui::Color32::from_rgb(243, 234, 211))
+                                .corner_radius(3)
+                                .inner_margin(2)
+                                .show(ui, |ui| {
+                                    ui.add(egui::Image::new(egui::load::SizedTexture::new(
+                                        id, size,
+                                    )))
+                                });
+                        }
+                        None => {
+                            ui.label("");
+                        }
                     }
-                    None => {
-                        ui.label("");
+                    ui.label(row.meaning);
+                    if i % 2 == 1 {
+                        ui.end_row();
                     }
                 }
-                ui.label(row.meaning);
-                if i % 2 == 1 {
-                    ui.end_row();
-                }
-            }
-        });
+            });
+    });
 }
 
 /// The parts of a counter, top to bottom, for the legend.
@@ -384,7 +398,11 @@ fn help_group(ui: &mut egui::Ui, group: &str) {
         .show(ui, |ui| {
             for b in BINDINGS.iter().filter(|b| b.context == group) {
                 ui.label(egui::RichText::new(b.input).monospace());
-                ui.label(b.action);
+                // Long descriptions wrap, so the two columns fit a 1280-wide window.
+                ui.scope(|ui| {
+                    ui.set_max_width(300.0);
+                    ui.add(egui::Label::new(b.action).wrap());
+                });
                 ui.end_row();
             }
         });

@@ -87,6 +87,8 @@ impl Plugin for ScreensPlugin {
                     chooser_map::keep_in_view,
                 )
                     .after(PlaySet::View)
+                    // After the counters have moved this frame, so rings follow them.
+                    .after(crate::ui::UiSet::Counters)
                     .run_if(in_state(Screen::Playing)),
             );
         }
