@@ -153,6 +153,13 @@ pub struct Quality {
 #[derive(Component, Clone, Debug, Default)]
 pub struct Conditions(pub Vec<String>);
 
+impl Conditions {
+    /// The condition words of a figure that may have no `Conditions` component (none then).
+    pub fn words_of(c: Option<&Conditions>) -> &[String] {
+        c.map_or(&[], |c| &c.0)
+    }
+}
+
 /// A rider on its mount (A1).
 #[derive(Component, Clone, Copy, Debug)]
 pub struct RidingOn(pub Entity);

@@ -7,7 +7,7 @@
 use super::art::CounterArt;
 use super::layout::{MapLayout, facing_angle};
 use super::look::{CounterLook, FigureFacts, MountFacts, counter_look, factor_row, gait_letter};
-use super::motion::{Slide, SlideEnded, slide_along, slide_for};
+use super::motion::{Slide, SlideEnded, place_front, slide_along, slide_for};
 use super::settings::{Palette, Settings, side_colour};
 use super::{Selected, UiSet, Z_COUNTERS};
 use crate::rules::gait::Gait;
@@ -97,6 +97,8 @@ const FACTORS: (f32, f32, f32) = (0.0, -0.315, 0.19);
 const GAIT: (f32, f32, f32) = (0.0, 0.335, 0.17);
 const BADGES: (f32, f32, f32) = (0.0, -0.54, 0.2);
 const FRONT: f32 = 0.26;
+/// How far out the front marker sits: straddling the counter's edge.
+const FRONT_AT: f32 = EDGE + FRONT * 0.3;
 const RING: f32 = 1.2;
 
 /// Figures that need a counter: placed, and not carried by a rider.
@@ -365,7 +367,7 @@ fn refresh_counters(
             moved: f.allowance.is_some_and(|a| a.used_any),
             hero: f.quality.is_some_and(|q| q.hero),
             selected: f.selected,
-            conditions: words(f.conditions),
+            conditions: Conditions::words_of(f.conditions),
         };
         let mount = f
             .riding
@@ -377,7 +379,7 @@ fn refresh_counters(
                 move_left: movement_shown(rules.as_deref().map(|r| &*r.0), &m),
                 moved: m.allowance.is_some_and(|a| a.used_any),
                 selected: m.selected,
-                conditions: words(m.conditions),
+                conditions: Conditions::words_of(m.conditions),
             });
         let look = counter_look(layout.grid, &facts, mount.as_ref());
         let Ok((p, mut tf)) = counters.get_mut(counter) else {
@@ -414,7 +416,7 @@ fn refresh_counters(
         };
         match slide {
             Some(mut slide) => {
-                slide.front = Some((p.front, (EDGE + FRONT * 0.3) * layout.cell));
+                slide.front = Some((p.front, FRONT_AT * layout.cell));
                 commands.entity(counter).insert(slide);
                 // Its new looks wait until it arrives (see `SlideEnded`).
                 continue;
@@ -506,10 +508,7 @@ fn apply_look(
     );
     if let Ok((mut tf, mut vis, _, _, _)) = parts.get_mut(p.front) {
         *vis = show(look.facing.is_some());
-        let angle = look.facing.unwrap_or(0.0);
-        let out = Vec2::new(-angle.sin(), angle.cos()) * (EDGE + FRONT * 0.3) * cell;
-        tf.translation = out.extend(tf.translation.z);
-        tf.rotation = Quat::from_rotation_z(angle);
+        place_front(&mut tf, look.facing.unwrap_or(0.0), FRONT_AT * cell);
     }
     for (part, on) in [
         (p.leader, look.hero),
@@ -522,11 +521,6 @@ fn apply_look(
             vis.set_if_neq(show(on));
         }
     }
-}
-
-/// A figure's condition words, none when it has no `Conditions`.
-fn words(c: Option<&Conditions>) -> &[String] {
-    c.map_or(&[][..], |c| &c.0[..])
 }
 
 /// The movement a counter prints: what is left of the half-move's allowance, or, before the
@@ -542,7 +536,7 @@ fn movement_shown(rules: Option<&Ruleset>, f: &FigureDataItem) -> Option<Mp> {
                 rules,
                 rate.0,
                 gait,
-                words(f.conditions),
+                Conditions::words_of(f.conditions),
                 horse,
             ))
         }

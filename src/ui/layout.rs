@@ -147,8 +147,12 @@ pub fn facing_angle(grid: GridKind, d: Dir) -> f32 {
 
 /// Unit vector on screen (y up) for direction `d`: where a facing arrow sits on a counter.
 pub fn facing_vector(grid: GridKind, d: Dir) -> Vec2 {
-    let a = facing_angle(grid, d);
-    // Rotating (0, 1) anticlockwise by `a`.
+    angle_vector(facing_angle(grid, d))
+}
+
+/// Unit vector on screen (y up) for a facing angle (radians, anticlockwise from up), as
+/// [`facing_angle`] gives: (0, 1) rotated by `a`.
+pub fn angle_vector(a: f32) -> Vec2 {
     Vec2::new(-a.sin(), a.cos())
 }
 

@@ -148,3 +148,26 @@ pub fn run_window(level: Level, seed: Option<u64>, selftest: Option<SelfTest>) -
 
 #[cfg(test)]
 mod tests;
+
+/// The folders named `name` the game reads data from: the working directory's (a checkout,
+/// `cargo run`), then the executable's (an installed game); each once, those that exist.
+/// `levels/` and `assets/` are found this way.
+pub fn data_folders(name: &str) -> Vec<std::path::PathBuf> {
+    let mut dirs = vec![std::path::PathBuf::from(name)];
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(std::path::Path::to_path_buf))
+    {
+        dirs.push(exe_dir.join(name));
+    }
+    let mut seen = Vec::new();
+    dirs.into_iter()
+        .filter(|d| d.is_dir())
+        .filter(|d| {
+            let key = d.canonicalize().unwrap_or_else(|_| d.clone());
+            let new = !seen.contains(&key);
+            seen.push(key);
+            new
+        })
+        .collect()
+}

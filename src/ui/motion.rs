@@ -46,8 +46,6 @@ pub struct Slide {
     pub from_facing: Option<f32>,
     /// The way there, in order; the last leg ends on its figure's cell.
     pub legs: Vec<Leg>,
-    /// How long the whole slide takes (the legs' sum).
-    pub secs: f32,
     /// How long it has run.
     pub age: f32,
     /// The counter's front marker and its distance from the centre (world units), turned to
@@ -56,9 +54,9 @@ pub struct Slide {
 }
 
 impl Slide {
-    /// Where it ends.
-    pub fn to(&self) -> Vec3 {
-        self.legs.last().map_or(self.from, |l| l.to)
+    /// How long the whole slide takes: its legs' time.
+    pub fn secs(&self) -> f32 {
+        self.legs.iter().map(|l| l.secs).sum()
     }
 
     /// Where the counter is, and which way it faces, `age` seconds in.
@@ -152,7 +150,6 @@ pub fn slide_along(
     Some(Slide {
         from: at,
         from_facing: facing,
-        secs: total.min(cap),
         legs,
         age: 0.0,
         front: None,
@@ -166,6 +163,13 @@ pub fn skip_pressed(
 ) -> bool {
     keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
         || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left))
+}
+
+/// Puts a counter's front marker `radius` out from its centre towards the facing `angle`,
+/// pointing that way.
+pub fn place_front(tf: &mut Transform, angle: f32, radius: f32) {
+    tf.translation = (super::layout::angle_vector(angle) * radius).extend(tf.translation.z);
+    tf.rotation = Quat::from_rotation_z(angle);
 }
 
 /// Moves sliding counters along, turning their front markers; Space or a left click ends
@@ -184,7 +188,7 @@ pub fn slide_counters(
         // The click that gave the order starts its slide: only a later press skips it.
         let started = s.age > 0.0;
         s.age += dt;
-        let done = (skip && started) || s.age >= s.secs;
+        let done = (skip && started) || s.age >= s.secs();
         let (at, facing) = if done {
             s.at(f32::INFINITY)
         } else {
@@ -194,9 +198,7 @@ pub fn slide_counters(
         if let (Some((front, radius)), Some(angle)) = (s.front, facing)
             && let Ok(mut f) = fronts.get_mut(front)
         {
-            let out = Vec2::new(-angle.sin(), angle.cos()) * radius;
-            f.translation = out.extend(f.translation.z);
-            f.rotation = Quat::from_rotation_z(angle);
+            place_front(&mut f, angle, radius);
         }
         if done {
             commands.entity(e).remove::<Slide>().insert(SlideEnded);
@@ -213,8 +215,8 @@ mod tests {
         let (a, b) = (Vec3::new(0.0, 0.0, 10.0), Vec3::new(192.0, 0.0, 10.0));
         let normal = slide_for(a, b, 64.0, Some(Pace::Normal), false).expect("slides");
         let fast = slide_for(a, b, 64.0, Some(Pace::Fast), false).expect("slides");
-        assert!((normal.secs - 3.0 * 0.15).abs() < 1e-5, "three cells");
-        assert!(fast.secs < normal.secs);
+        assert!((normal.secs() - 3.0 * 0.15).abs() < 1e-5, "three cells");
+        assert!(fast.secs() < normal.secs());
         assert_eq!(slide_for(a, b, 64.0, Some(Pace::Off), false), None);
         assert_eq!(slide_for(a, b, 64.0, None, false), None, "no settings");
         assert_eq!(
@@ -224,7 +226,7 @@ mod tests {
         );
         assert_eq!(slide_for(b, b, 64.0, Some(Pace::Normal), false), None);
         let far = slide_for(a, b * 10.0, 64.0, Some(Pace::Normal), false).expect("slides");
-        assert!((far.secs - MAX_CELLS * 0.15).abs() < 1e-5, "capped");
+        assert!((far.secs() - MAX_CELLS * 0.15).abs() < 1e-5, "capped");
     }
 
     #[test]
@@ -243,7 +245,6 @@ mod tests {
                 facing: None,
                 secs: 1000.0,
             }],
-            secs: 1000.0,
             age: 0.0,
             front: None,
         };
@@ -295,7 +296,7 @@ mod tests {
         assert_eq!(slide.legs.len(), 3, "a cell, a pivot, a cell");
         let pivot = slide.legs[1].secs;
         assert!((pivot - PIVOT_CELLS * 0.15).abs() < 1e-5);
-        assert!((slide.secs - (2.0 + PIVOT_CELLS) * 0.15).abs() < 1e-5);
+        assert!((slide.secs() - (2.0 + PIVOT_CELLS) * 0.15).abs() < 1e-5);
         // At the end of the first leg it stands on the corner, still facing east …
         let (at, facing) = slide.at(slide.legs[0].secs);
         assert!(at.distance(b) < 1e-3, "{at}");
@@ -308,7 +309,6 @@ mod tests {
         let (at, facing) = slide.at(f32::INFINITY);
         assert_eq!(at, c);
         assert!((facing.unwrap() - north).abs() < 1e-3);
-        assert_eq!(slide.to(), c);
         // Turning the short way round: from just left of south to just right of it.
         assert!((shortest_turn(3.0, -3.0) - (std::f32::consts::TAU - 6.0)).abs() < 1e-4);
     }

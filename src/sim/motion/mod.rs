@@ -349,7 +349,7 @@ pub fn start_half_move(
     let rules = &rules.0;
     for (rate, mut allowance, gait, conds, inf, horse) in figures.iter_mut() {
         let g = gait.as_ref().map_or(Gait::Walk, |g| g.gait);
-        let names = conds.map_or(&[][..], |c| &c.0[..]);
+        let names = Conditions::words_of(conds);
         let basis = fresh_allowance(rules, rate.0, g, names, horse.is_some());
         if let Some(asl) = rules.asl {
             if let Some(mut inf) = inf {

@@ -16,14 +16,7 @@ use std::collections::HashMap;
 /// directory (a checkout, `cargo run`), else beside the executable (an installed game), as
 /// `levels/` is found; `BEVY_ASSET_ROOT`, when set, is Bevy's to honour.
 pub fn asset_folder() -> String {
-    let beside_exe = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(|d| d.join("assets")));
-    let found = [Some(std::path::PathBuf::from("assets")), beside_exe]
-        .into_iter()
-        .flatten()
-        .find(|d| d.is_dir());
-    match found {
+    match super::data_folders("assets").into_iter().next() {
         Some(dir) if std::env::var_os("BEVY_ASSET_ROOT").is_none() => dir
             .canonicalize()
             .unwrap_or(dir)

@@ -41,23 +41,7 @@ impl LevelEntry {
 /// The `levels/` directories to look in: the working directory's and the executable's
 /// (each once, those that exist).
 pub fn level_dirs() -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from("levels")];
-    if let Some(exe_dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        dirs.push(exe_dir.join("levels"));
-    }
-    let mut seen = Vec::new();
-    dirs.into_iter()
-        .filter(|d| d.is_dir())
-        .filter(|d| {
-            let key = d.canonicalize().unwrap_or_else(|_| d.clone());
-            let new = !seen.contains(&key);
-            seen.push(key);
-            new
-        })
-        .collect()
+    crate::ui::data_folders("levels")
 }
 
 /// A `*.ron` that is not an orders file (`*.orders.ron`, which may sit beside its level).
