@@ -1,13 +1,15 @@
-//! The map camera: fits the whole map when a level loads, pans with a mouse drag or the
-//! arrow / WASD keys, zooms with the wheel (about the cursor) or `+` / `-`, and refits on `F`
-//! or `Home`.
+//! The map camera: fits the whole map when a level loads and refits on `F` or `Home`; pans
+//! with a mouse drag or the arrow / WASD keys and zooms with the wheel about the cursor, both
+//! by `bevy_pancam`; zooms with `+` / `-`. Ours are the fit, the keys' zoom, and the rule that
+//! the map does not move for the panels: the wheel over a panel scrolls the panel and a drag
+//! begun on one moves the window, never the map (issue 11 item 6).
 
 use super::layout::MapLayout;
 use bevy::input::common_conditions::input_just_pressed;
-use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
+use bevy_pancam::{DirectionKeys, PanCam, PanCamPlugin, PanCamSystems};
 
 /// Whether the pointer is over a panel or an overlay (issue 11 item 6: the wheel over a panel
 /// scrolls the panel and a drag there moves the window, never the map).
@@ -22,13 +24,14 @@ fn over_panels(
         || egui.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer())
 }
 
-/// Spawns and drives the map camera.
+/// Spawns the map camera and keeps it framed.
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ClearColor(Color::srgb(0.12, 0.13, 0.15)))
             .init_resource::<CameraDrag>()
+            .add_plugins(PanCamPlugin)
             .add_systems(Startup, spawn_camera)
             .add_systems(
                 Update,
@@ -38,12 +41,12 @@ impl Plugin for CameraPlugin {
                             .or_else(input_just_pressed(KeyCode::KeyF))
                             .or_else(input_just_pressed(KeyCode::Home)),
                     ),
-                    drag_pan,
-                    key_pan_zoom,
-                    wheel_zoom,
+                    track_drag,
+                    key_zoom,
                 )
                     .chain()
-                    .in_set(super::UiSet::Camera),
+                    .in_set(super::UiSet::Camera)
+                    .before(PanCamSystems),
             );
     }
 }
@@ -56,7 +59,7 @@ pub struct MapCamera;
 /// so click handlers can ignore the release of a drag instead of treating it as a click.
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct CameraDrag {
-    /// Where the press started, in window coordinates.
+    /// Where the press started, in window coordinates; `None` for a press on a panel.
     pub start: Option<Vec2>,
     /// The press became a drag.
     pub dragged: bool,
@@ -70,9 +73,26 @@ const FIT_FILL: f32 = 0.94;
 const KEY_PAN_SPEED: f32 = 700.0;
 /// Closest zoom: a cell is five times its nominal size.
 const MIN_SCALE: f32 = 0.2;
+/// The mouse buttons that drag the map.
+const PAN_BUTTONS: [MouseButton; 3] = [MouseButton::Left, MouseButton::Middle, MouseButton::Right];
+/// How much of the scale one wheel notch takes off (pancam's sensitivity 1 is 10 %).
+const WHEEL_SENSITIVITY: f32 = 1.5;
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MapCamera, Name::new("map camera")));
+    commands.spawn((
+        Camera2d,
+        MapCamera,
+        PanCam {
+            grab_buttons: PAN_BUTTONS.to_vec(),
+            move_keys: DirectionKeys::arrows_and_wasd(),
+            speed: KEY_PAN_SPEED,
+            zoom_to_cursor: true,
+            min_scale: MIN_SCALE,
+            mouse_wheel_sensitivity: WHEEL_SENSITIVITY,
+            ..default()
+        },
+        Name::new("map camera"),
+    ));
 }
 
 /// Centre and projection scale that show all of `bounds` in a `viewport` (logical pixels),
@@ -84,13 +104,6 @@ pub fn fit_view(bounds: Rect, viewport: Vec2, fill: f32) -> (Vec2, f32) {
     (bounds.center(), scale)
 }
 
-/// The new camera position after changing scale from `old` to `new` so that the world point
-/// under the cursor stays under it. `cursor_from_centre` is in window pixels, y down.
-pub fn zoom_about(camera: Vec2, old: f32, new: f32, cursor_from_centre: Vec2) -> Vec2 {
-    let offset = Vec2::new(cursor_from_centre.x, -cursor_from_centre.y);
-    camera + offset * (old - new)
-}
-
 fn ortho(p: &mut Projection) -> Option<&mut OrthographicProjection> {
     match p {
         Projection::Orthographic(o) => Some(o),
@@ -98,130 +111,78 @@ fn ortho(p: &mut Projection) -> Option<&mut OrthographicProjection> {
     }
 }
 
+/// Shows the whole map, and lets the player zoom out to twice that and no further.
 fn fit_camera(
     layout: Option<Res<MapLayout>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    camera: Single<(&mut Transform, &mut Projection, &mut PanCam), With<MapCamera>>,
 ) {
     let Some(layout) = layout else { return };
-    let (mut tf, mut proj) = camera.into_inner();
+    let (mut tf, mut proj, mut pan) = camera.into_inner();
     let (centre, scale) = fit_view(layout.bounds(), window.size(), FIT_FILL);
     tf.translation.x = centre.x;
     tf.translation.y = centre.y;
     if let Some(o) = ortho(&mut proj) {
         o.scale = scale;
     }
+    pan.max_scale = (scale * 2.0).max(MIN_SCALE * 2.0);
 }
 
-fn max_scale(layout: Option<&MapLayout>, window: &Window) -> f32 {
-    let fit = layout.map_or(1.0, |l| fit_view(l.bounds(), window.size(), FIT_FILL).1);
-    (fit * 2.0).max(MIN_SCALE * 2.0)
-}
-
-fn drag_pan(
+/// Follows each press: where it began, and whether it has become a drag (for the click
+/// handlers). The map pans only for a press begun on the map, and the wheel zooms it only
+/// over the map.
+fn track_drag(
     buttons: Res<ButtonInput<MouseButton>>,
     mut drag: ResMut<CameraDrag>,
-    mut last: Local<Option<Vec2>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Transform, &Projection), With<MapCamera>>,
+    mut pan: Single<&mut PanCam, With<MapCamera>>,
     rects: Option<Res<super::play::panels::UiRects>>,
     egui: Option<Res<EguiWantsInput>>,
 ) {
-    let pan_buttons = [MouseButton::Left, MouseButton::Middle, MouseButton::Right];
     let cursor = window.cursor_position();
-    if buttons.any_just_pressed(pan_buttons) {
+    let on_ui = over_panels(&window, rects.as_deref(), egui.as_deref());
+    if buttons.any_just_pressed(PAN_BUTTONS) {
         // A press on a panel or an overlay is the panel's (a scroll bar, a window's title).
-        let on_ui = over_panels(&window, rects.as_deref(), egui.as_deref());
         *drag = CameraDrag {
             start: if on_ui { None } else { cursor },
             dragged: false,
         };
-        *last = if on_ui { None } else { cursor };
     }
-    if !buttons.any_pressed(pan_buttons) {
-        *last = None;
-        return;
+    let pressed = buttons.any_pressed(PAN_BUTTONS);
+    if pressed
+        && let (Some(now), Some(start)) = (cursor, drag.start)
+        && now.distance(start) >= DRAG_THRESHOLD
+    {
+        drag.dragged = true;
     }
-    let (Some(now), Some(prev), Some(start)) = (cursor, *last, drag.start) else {
-        return;
+    let enabled = if pressed {
+        drag.start.is_some()
+    } else {
+        !on_ui
     };
-    if !drag.dragged && now.distance(start) < DRAG_THRESHOLD {
-        return;
+    if pan.enabled != enabled {
+        pan.enabled = enabled;
     }
-    drag.dragged = true;
-    let (mut tf, proj) = camera.into_inner();
-    let scale = match proj {
-        Projection::Orthographic(o) => o.scale,
-        _ => 1.0,
-    };
-    let d = now - prev;
-    tf.translation.x -= d.x * scale;
-    tf.translation.y += d.y * scale;
-    *last = Some(now);
 }
 
-fn key_pan_zoom(
+/// `+` and `-` zoom about the middle of the window.
+fn key_zoom(
     keys: Res<ButtonInput<KeyCode>>,
     time: Res<Time>,
-    layout: Option<Res<MapLayout>>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    camera: Single<(&mut Projection, &PanCam), With<MapCamera>>,
 ) {
-    let (mut tf, mut proj) = camera.into_inner();
+    let (mut proj, pan) = camera.into_inner();
     let Some(o) = ortho(&mut proj) else { return };
     let axis = |neg: [KeyCode; 2], pos: [KeyCode; 2]| {
         f32::from(u8::from(keys.any_pressed(pos))) - f32::from(u8::from(keys.any_pressed(neg)))
     };
-    let dir = Vec2::new(
-        axis(
-            [KeyCode::ArrowLeft, KeyCode::KeyA],
-            [KeyCode::ArrowRight, KeyCode::KeyD],
-        ),
-        axis(
-            [KeyCode::ArrowDown, KeyCode::KeyS],
-            [KeyCode::ArrowUp, KeyCode::KeyW],
-        ),
-    );
-    let step = dir.normalize_or_zero() * KEY_PAN_SPEED * o.scale * time.delta_secs();
-    tf.translation += step.extend(0.0);
     let zoom = axis(
         [KeyCode::Equal, KeyCode::NumpadAdd],
         [KeyCode::Minus, KeyCode::NumpadSubtract],
     );
     if zoom != 0.0 {
         let factor = (1.0 + zoom * 2.0 * time.delta_secs()).max(0.1);
-        o.scale = (o.scale * factor).clamp(MIN_SCALE, max_scale(layout.as_deref(), &window));
-    }
-}
-
-fn wheel_zoom(
-    scroll: Res<AccumulatedMouseScroll>,
-    layout: Option<Res<MapLayout>>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
-    rects: Option<Res<super::play::panels::UiRects>>,
-    egui: Option<Res<EguiWantsInput>>,
-) {
-    if over_panels(&window, rects.as_deref(), egui.as_deref()) {
-        return;
-    }
-    let notches = match scroll.unit {
-        MouseScrollUnit::Line => scroll.delta.y,
-        MouseScrollUnit::Pixel => scroll.delta.y / 100.0,
-    };
-    if notches == 0.0 {
-        return;
-    }
-    let (mut tf, mut proj) = camera.into_inner();
-    let Some(o) = ortho(&mut proj) else { return };
-    let old = o.scale;
-    let new = (old * 0.85f32.powf(notches)).clamp(MIN_SCALE, max_scale(layout.as_deref(), &window));
-    o.scale = new;
-    if let Some(cursor) = window.cursor_position() {
-        let from_centre = cursor - window.size() / 2.0;
-        let moved = zoom_about(tf.translation.truncate(), old, new, from_centre);
-        tf.translation.x = moved.x;
-        tf.translation.y = moved.y;
+        o.scale = (o.scale * factor).clamp(pan.min_scale, pan.max_scale.max(pan.min_scale));
     }
 }
 
@@ -242,13 +203,87 @@ mod tests {
         );
     }
 
+    /// A window with a panel down its left 200 pixels, the map camera, and the mouse.
+    fn gated_app() -> App {
+        let mut app = App::new();
+        app.init_resource::<ButtonInput<MouseButton>>()
+            .init_resource::<CameraDrag>()
+            .insert_resource(crate::ui::play::panels::UiRects {
+                panels: vec![Rect::new(0.0, 0.0, 200.0, 800.0)],
+                ..Default::default()
+            })
+            .add_systems(Update, track_drag);
+        app.world_mut().spawn((Window::default(), PrimaryWindow));
+        app.world_mut().spawn((MapCamera, PanCam::default()));
+        app
+    }
+
+    fn put_cursor(app: &mut App, at: Vec2) {
+        let mut q = app.world_mut().query::<&mut Window>();
+        q.single_mut(app.world_mut())
+            .expect("a window")
+            .set_cursor_position(Some(at));
+    }
+
+    fn press(app: &mut App, down: bool) {
+        let mut b = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+        if down {
+            b.press(MouseButton::Left);
+        } else {
+            b.release(MouseButton::Left);
+        }
+    }
+
+    fn pans(app: &mut App) -> bool {
+        let mut q = app.world_mut().query::<&PanCam>();
+        q.single(app.world()).expect("a camera").enabled
+    }
+
+    /// One frame; then the press is no longer new (as Bevy's input systems would do).
+    fn step(app: &mut App) {
+        app.update();
+        app.world_mut()
+            .resource_mut::<ButtonInput<MouseButton>>()
+            .clear();
+    }
+
     #[test]
-    fn zoom_keeps_the_point_under_the_cursor() {
-        let cam = Vec2::new(100.0, 50.0);
-        let cursor = Vec2::new(200.0, -120.0); // right of and above the centre (y down)
-        let world = |cam: Vec2, s: f32| cam + Vec2::new(cursor.x, -cursor.y) * s;
-        let before = world(cam, 1.5);
-        let after = world(zoom_about(cam, 1.5, 0.6, cursor), 0.6);
-        assert!(before.distance(after) < 1e-3);
+    fn the_map_pans_only_for_a_press_begun_on_it_and_zooms_only_under_the_cursor() {
+        let mut app = gated_app();
+        put_cursor(&mut app, Vec2::new(100.0, 300.0));
+        step(&mut app);
+        assert!(
+            !pans(&mut app),
+            "the wheel over the panel scrolls the panel"
+        );
+
+        // A drag begun on the panel does not move the map, even once it is over the map.
+        press(&mut app, true);
+        step(&mut app);
+        put_cursor(&mut app, Vec2::new(600.0, 300.0));
+        step(&mut app);
+        assert!(!pans(&mut app));
+        assert!(!app.world().resource::<CameraDrag>().dragged);
+        press(&mut app, false);
+        step(&mut app);
+        assert!(pans(&mut app), "released over the map: the wheel zooms it");
+
+        // A drag begun on the map moves it, and becomes a drag once past the threshold.
+        press(&mut app, true);
+        step(&mut app);
+        assert!(pans(&mut app));
+        assert!(
+            !app.world().resource::<CameraDrag>().dragged,
+            "a click so far"
+        );
+        put_cursor(&mut app, Vec2::new(620.0, 300.0));
+        step(&mut app);
+        assert!(app.world().resource::<CameraDrag>().dragged);
+        put_cursor(&mut app, Vec2::new(150.0, 300.0));
+        step(&mut app);
+        assert!(
+            pans(&mut app),
+            "dragged over a panel, the map still follows"
+        );
     }
 }

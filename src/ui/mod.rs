@@ -2,7 +2,7 @@
 //!
 //! [`UiPlugin`] is presentation only and is assembled from one sub-plugin per feature: the
 //! art files of `assets/` ([`art`]), the terrain tilemap ([`map`]), figure counters
-//! ([`counters`]) and the camera ([`camera`]). It reads the level from [`CurrentLevel`] and
+//! ([`counters`]), the camera ([`camera`]) and the sounds ([`sound`]). It reads the level from [`CurrentLevel`] and
 //! the figures from the simulation's components; it never changes game state, except
 //! that other UI code marks figures [`Selected`].
 
@@ -20,6 +20,7 @@ pub mod preview;
 pub mod screens;
 pub mod settings;
 pub mod shots;
+pub mod sound;
 
 pub use camera::{CameraDrag, MapCamera};
 pub use counters::{CounterOf, HasCounter};
@@ -74,6 +75,7 @@ impl Plugin for UiPlugin {
                 play::PlayPlugin,
                 screens::ScreensPlugin,
                 settings::SettingsPlugin::default(),
+                sound::SoundPlugin,
             ));
     }
 }

@@ -182,3 +182,29 @@ pub(crate) fn painted_texts(
     }
     text
 }
+
+/// An app with only Bevy's minimal plugins and the asset server, reading `root` (a copy of
+/// `assets/` or the real one): what the art and sound tests load files through.
+pub(crate) fn asset_app(root: &std::path::Path) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin {
+            file_path: root.to_string_lossy().into_owned(),
+            ..Default::default()
+        },
+    ));
+    app
+}
+
+/// Runs frames until `done` holds (loading happens on other threads), at most ten seconds.
+pub(crate) fn update_until(app: &mut App, done: impl Fn(&App) -> bool) {
+    for _ in 0..1000 {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("not done after 1000 frames");
+}

@@ -104,10 +104,18 @@ pub struct ArtProblems {
     watching: Vec<(String, UntypedAssetId)>,
 }
 
+impl ArtProblems {
+    /// Watches a file being loaded, so that a failure to load it is reported (the sounds
+    /// use this too: a broken WAV is named like a broken picture).
+    pub fn watch(&mut self, path: String, id: UntypedAssetId) {
+        self.watching.push((path, id));
+    }
+}
+
 fn load_art(mut commands: Commands, server: Res<AssetServer>, mut problems: ResMut<ArtProblems>) {
     let mut load = |path: String| -> Handle<Image> {
         let handle: Handle<Image> = server.load(path.clone());
-        problems.watching.push((path, handle.id().untyped()));
+        problems.watch(path, handle.id().untyped());
         handle
     };
     commands.insert_resource(CounterArt {
@@ -155,7 +163,7 @@ fn note_broken_art(server: Res<AssetServer>, mut problems: ResMut<ArtProblems>) 
             _ => true,
         });
     for line in failed {
-        error!("art not drawn: {line}");
+        error!("not loaded: {line}");
         problems.lines.push(line);
     }
 }

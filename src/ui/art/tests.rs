@@ -6,7 +6,7 @@ use super::svg::{rasterise, rasterise_tile, tile_pixels};
 use super::*;
 use crate::rules::grid::GridKind;
 use crate::ui::layout::CELL_PX;
-use bevy::asset::AssetPlugin;
+use crate::ui::tests::{asset_app, update_until};
 use std::path::{Path, PathBuf};
 
 fn assets() -> PathBuf {
@@ -111,29 +111,9 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// An app with only the asset server and the art, reading `root`.
 fn art_app(root: &Path) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin {
-            file_path: root.to_string_lossy().into_owned(),
-            ..Default::default()
-        },
-    ))
-    .init_asset::<Image>()
-    .add_plugins(ArtPlugin);
+    let mut app = asset_app(root);
+    app.init_asset::<Image>().add_plugins(ArtPlugin);
     app
-}
-
-/// Runs frames until `done` holds (loading happens on other threads), at most ten seconds.
-fn update_until(app: &mut App, done: impl Fn(&App) -> bool) {
-    for _ in 0..1000 {
-        app.update();
-        if done(app) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("not done after 1000 frames");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! after the hand-over screen, which is drawn first), and the log keeps every line as before.
 
 use super::actions::{Dialog, Overlays};
-use super::card_face::card_face;
+use super::card_face::{CARD_SIZE, card_face};
 use super::cards::{CardKind, CardView};
 use super::host::GameHost;
 use crate::rules::melee::cards::TacCard;
@@ -233,7 +233,12 @@ pub fn reveal_ui(ctx: &egui::Context, reveal: &RevealView) -> bool {
         .pivot(egui::Align2::CENTER_TOP)
         .default_pos(egui::pos2(free.center().x, free.top() + 8.0))
         .constrain_to(free)
+        // A melee of a dozen figures is wider than the map: its fights wrap into rows
+        // rather than run under the side panel and off the screen, OK button and all.
+        .max_width((free.width() - 24.0).max(240.0))
         .show(ctx, |ui| {
+            let wanted = one_row_width(reveal, ui.spacing().item_spacing.x);
+            ui.set_min_width(wanted.min(free.width() - 48.0));
             egui::ScrollArea::vertical()
                 .max_height((free.height() - 90.0).max(160.0))
                 .show(ui, |ui| {
@@ -256,30 +261,83 @@ pub fn reveal_ui(ctx: &egui::Context, reveal: &RevealView) -> bool {
     close
 }
 
-fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
-    ui.horizontal_wrapped(|ui| {
-        let mut last_side = None;
-        for p in &fight.figures {
-            if last_side.is_some_and(|s| s != p.side) {
-                ui.add_space(8.0);
-                ui.label(egui::RichText::new("vs").strong().size(18.0));
-                ui.add_space(8.0);
-            }
-            last_side = Some(p.side);
-            ui.vertical(|ui| {
-                ui.label(
-                    egui::RichText::new(&p.id)
-                        .strong()
-                        .color(side_colour32(ui.ctx(), p.side)),
-                );
-                ui.horizontal(|ui| {
-                    for c in &p.cards {
-                        card_face(ui, c, false, None, 8);
-                    }
-                });
-            });
+/// Room for "vs" between the sides, with its spaces.
+const VS_WIDTH: f32 = 48.0;
+
+/// Each figure of a fight with whether "vs" goes before it and the width it takes.
+fn widths(fight: &Fight, spacing: f32) -> impl Iterator<Item = (usize, bool, f32)> + '_ {
+    let mut last_side = None;
+    fight.figures.iter().enumerate().map(move |(i, p)| {
+        let vs = last_side.is_some_and(|s| s != p.side);
+        last_side = Some(p.side);
+        let cards = p.cards.len().max(1) as f32;
+        (
+            i,
+            vs,
+            cards * (CARD_SIZE.x + spacing) + if vs { VS_WIDTH } else { 0.0 },
+        )
+    })
+}
+
+/// How wide the reveal would be with every fight on one row: the window takes that much
+/// room, up to what the map leaves it, so a small melee is not squeezed into a column.
+fn one_row_width(reveal: &RevealView, spacing: f32) -> f32 {
+    reveal
+        .fights
+        .iter()
+        .map(|f| widths(f, spacing).map(|w| w.2).sum::<f32>())
+        .fold(0.0, f32::max)
+}
+
+/// The figures of a fight in rows that fit `width`: a figure with its cards is never split,
+/// and a row holds as many as fit (at least one). Each item is a figure's index and whether
+/// "vs" goes before it.
+pub fn rows_of(fight: &Fight, width: f32, spacing: f32) -> Vec<Vec<(usize, bool)>> {
+    let mut rows: Vec<Vec<(usize, bool)>> = vec![Vec::new()];
+    let mut used = 0.0;
+    for (i, vs, w) in widths(fight, spacing) {
+        let row = rows.last_mut().expect("one row at least");
+        if !row.is_empty() && used + w > width {
+            rows.push(vec![(i, vs)]);
+            used = w;
+        } else {
+            row.push((i, vs));
+            used += w;
         }
-    });
+    }
+    rows
+}
+
+fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
+    let spacing = ui.spacing().item_spacing.x;
+    for row in rows_of(fight, ui.available_width(), spacing) {
+        ui.horizontal(|ui| {
+            for (i, vs) in row {
+                let p = &fight.figures[i];
+                if vs {
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new("vs").strong().size(18.0));
+                    ui.add_space(8.0);
+                }
+                ui.vertical(|ui| {
+                    // The name stays on one line over its cards.
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(&p.id)
+                                .strong()
+                                .color(side_colour32(ui.ctx(), p.side)),
+                        )
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                    );
+                    ui.horizontal(|ui| {
+                        for c in &p.cards {
+                            card_face(ui, c, false, None, 8);
+                        }
+                    });
+                });
+            }
+        });
+    }
     for line in &fight.results {
         let rolled = line.contains("  [");
         let text = egui::RichText::new(line).small();
@@ -407,5 +465,50 @@ mod tests {
         );
         assert_eq!(cd.results, vec![results[1].clone()]);
         assert_eq!(other, vec![results[2].clone()]);
+    }
+
+    #[test]
+    fn a_big_melee_wraps_into_rows_that_fit_and_never_splits_a_figure() {
+        // Six figures against one knight, as the computer's River Crossing melee had: in one
+        // row they were 1,500 pixels wide, under the side panel and off the screen.
+        let faced = "TAC phase — cards face up: k: CLOSE at a + DELIVER BLOW → a; \
+                     a: CLOSE at k + DELIVER BLOW → k; b: CLOSE at k + DELIVER BLOW → k; \
+                     c: CLOSE at k + DELIVER BLOW → k; d: CLOSE at k + DELIVER BLOW → k; \
+                     e: CLOSE at k + DELIVER BLOW → k; f: CLOSE at k + DELIVER BLOW → k.";
+        let sides: BTreeMap<String, u8> = [
+            ("k", 0),
+            ("a", 1),
+            ("b", 1),
+            ("c", 1),
+            ("d", 1),
+            ("e", 1),
+            ("f", 1),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .into();
+        let (fights, _) = fights_of(faced, &[], &sides);
+        assert_eq!(fights.len(), 1, "{fights:?}");
+        let fight = &fights[0];
+        let pair = 2.0 * (CARD_SIZE.x + 8.0);
+        let width = 3.5 * pair;
+        let rows = rows_of(fight, width, 8.0);
+        let order: Vec<usize> = rows.iter().flatten().map(|(i, _)| *i).collect();
+        assert_eq!(
+            order,
+            (0..7).collect::<Vec<_>>(),
+            "every figure once, in order"
+        );
+        for row in &rows {
+            let w: f32 = row
+                .iter()
+                .map(|&(_, vs)| pair + if vs { VS_WIDTH } else { 0.0 })
+                .sum();
+            assert!(w <= width, "a row of {w} px in {width}");
+        }
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        let vs: Vec<usize> = rows.iter().flatten().filter(|x| x.1).map(|x| x.0).collect();
+        assert_eq!(vs, vec![1], "\"vs\" once, between the sides");
+        // However narrow, a figure still gets a row of its own.
+        assert_eq!(rows_of(fight, 10.0, 8.0).len(), 7);
     }
 }

@@ -88,6 +88,7 @@ mod tests {
             fullscreen: true,
             palette: Palette::ColourBlindSafe,
             fractions: Fractions::Decimal,
+            volume: 0.25,
         };
         save(&path, &mine).unwrap();
         assert_eq!(load(&path), (mine, None));

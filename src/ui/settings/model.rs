@@ -20,6 +20,9 @@ pub struct Settings {
     pub palette: Palette,
     /// How movement amounts (a horse's 8¾ cells) are written.
     pub fractions: Fractions,
+    /// The sounds' loudness, 0 (silent) to 1 (as the files are); heard only in a build with
+    /// the `sound` feature (`ui::sound`).
+    pub volume: f32,
 }
 
 impl Default for Settings {
@@ -30,6 +33,7 @@ impl Default for Settings {
             fullscreen: false,
             palette: Palette::Standard,
             fractions: Fractions::Mixed,
+            volume: 0.7,
         }
     }
 }
@@ -47,6 +51,11 @@ impl Settings {
             self.ui_scale.clamp(lo, hi)
         } else {
             1.0
+        };
+        self.volume = if self.volume.is_finite() {
+            self.volume.clamp(0.0, 1.0)
+        } else {
+            0.7
         };
         self
     }

@@ -137,6 +137,23 @@ pub fn settings_ui(ui: &mut egui::Ui, settings: &mut Settings, store: &SettingsF
                 }
             });
             ui.end_row();
+
+            ui.label("Sound volume");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::Slider::new(&mut settings.volume, 0.0..=1.0)
+                        .step_by(0.05)
+                        .custom_formatter(|v, _| format!("{:.0} %", v * 100.0)),
+                );
+                if !crate::ui::sound::BUILT_WITH_SOUND {
+                    ui.label(
+                        egui::RichText::new("silent build: see the README's `sound` feature")
+                            .weak()
+                            .small(),
+                    );
+                }
+            });
+            ui.end_row();
         });
     ui.add_space(6.0);
     let (a, b) = (side_colour32(ui.ctx(), 0), side_colour32(ui.ctx(), 1));
