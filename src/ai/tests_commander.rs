@@ -287,3 +287,106 @@ fn i2_a_retiring_footman_does_not_turn_its_back() {
         "the cases exercise a retreat facing the enemy ({allowed})"
     );
 }
+
+/// Issue 13's done-when: "at least 90% of 'cover' moves reach cover when cover is within one
+/// move". A hundred seeded positions on a 21×11 field with two to four patches of hedges or woods:
+/// a Red footman or a knight at the walk, not in cover, told by the table to "walk to take cover
+/// in the nearest accessible terrain within 1 move" (I2), and a Blue footman some way off told
+/// to halt. Where the figure's reachable area over one whole move (this half-move and the next,
+/// the AI's own search, without rolls) holds a cover cell, it must be in cover once the turn's
+/// two half-moves are over, in at least nine cases of ten.
+#[test]
+fn i2_cover_within_one_move_is_reached() {
+    use super::tests::{fig, inject, level, open, play_side};
+    use crate::rules::grid::Cell;
+    use rand::{RngExt, SeedableRng};
+    let (w, h) = (21i32, 11i32);
+    let dirs = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+    let (mut within, mut reached, mut misses) = (0, 0, Vec::new());
+    for case in 0..100u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(case);
+        let mut rows = open(w as usize, h as usize);
+        for _ in 0..rng.random_range(2..=4) {
+            let kind = if rng.random_bool(0.5) { 'c' } else { 'f' };
+            let (x, y) = (rng.random_range(0..w - 1), rng.random_range(0..h - 1));
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1)]
+                .iter()
+                .take(rng.random_range(1..=3))
+            {
+                let row: &mut String = &mut rows[(y + dy) as usize];
+                row.replace_range((x + dx) as usize..(x + dx + 1) as usize, &kind.to_string());
+            }
+        }
+        let free = |rows: &Vec<String>, (x, y): (i32, i32)| {
+            rows[y as usize].as_bytes()[x as usize] == b'.'
+        };
+        let at = (rng.random_range(2..w - 2), rng.random_range(1..h - 1));
+        let enemy = (rng.random_range(0..w), rng.random_range(0..h));
+        let apart = (at.0 - enemy.0).abs().max((at.1 - enemy.1).abs());
+        if !free(&rows, at) || !free(&rows, enemy) || apart < 5 {
+            continue;
+        }
+        let mounted = case % 3 == 0;
+        // A mount on squares faces along a grid line (H6).
+        let facing = if mounted {
+            ["N", "E", "S", "W"][rng.random_range(0..4)]
+        } else {
+            dirs[rng.random_range(0..dirs.len())]
+        };
+        let me = if mounted {
+            format!(
+                r#"(id: "f", template: "knight_on_charger", side: "Red", at: ({}, {}), facing: "{facing}", gait: Walk)"#,
+                at.0, at.1
+            )
+        } else {
+            fig("f", "footman", "Red", at, facing)
+        };
+        let refs: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        let l = level(&refs, &[me, fig("e", "footman", "Blue", enemy, "W")], "");
+        let mut g = Game::new(&l, case);
+        let ent = find_figure(g.app.world_mut(), "f").expect("f");
+        let basis = {
+            let w = g.app.world();
+            let m = w.get::<RidingOn>(ent).map_or(ent, |r| r.0);
+            w.get::<crate::sim::components::Allowance>(m)
+                .map_or(crate::rules::mp::Mp::ZERO, |a| a.basis)
+        };
+        let Some((_, reach)) = super::plan::reach_with(g.app.world_mut(), ent, basis) else {
+            continue;
+        };
+        let in_cover = |g: &Game, c: Cell| {
+            crate::rules::risk::in_cover(&g.app.world().resource::<crate::sim::world::Map>().0, c)
+        };
+        if !reach.cells().iter().any(|e| in_cover(&g, e.cell)) {
+            continue;
+        }
+        within += 1;
+        inject(&mut g, "f", 0, 1, Action::TakeCover, None);
+        inject(&mut g, "e", 1, 1, Action::Halt, None);
+        play_side(&mut g, 0);
+        play_side(&mut g, 1);
+        // The second initiative decides who moves first in the second half-move.
+        if play_side(&mut g, 0).is_empty() {
+            play_side(&mut g, 1);
+            play_side(&mut g, 0);
+        }
+        let s = g.snapshot();
+        let f = s.figures.iter().find(|x| x.id == "f").expect("f");
+        if in_cover(&g, Cell::new(f.cell[0], f.cell[1])) {
+            reached += 1;
+        } else {
+            misses.push((case, at, f.cell));
+        }
+    }
+    eprintln!(
+        "cover within one move: {reached} of {within} positions reached it; missed (case, from, ended): {misses:?}"
+    );
+    assert!(
+        within >= 30,
+        "the positions exercise cover within reach ({within})"
+    );
+    assert!(
+        reached * 10 >= within * 9,
+        "{reached} of {within} reached cover; missed (case, from, ended): {misses:?}"
+    );
+}

@@ -4,7 +4,7 @@
 //! results; `--json` keeps the timings under a `timing` key of their own.
 
 use crate::ai::AiLevel;
-use crate::ai::bout::{BoutResult, Timing, play};
+use crate::ai::bout::{BoutResult, RollTally, Timing, play};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,6 +37,8 @@ struct Summary {
     losses: BTreeMap<String, usize>,
     /// Of the losses, figures routed off the map (issue 12).
     routed: BTreeMap<String, usize>,
+    /// The actions-table rolls of every game, and those with an enemy on a flank or the rear.
+    rolls: RollTally,
 }
 
 #[derive(Serialize)]
@@ -73,6 +75,9 @@ fn summarise(results: &[BoutResult]) -> Summary {
         wins,
         losses,
         routed,
+        rolls: results
+            .iter()
+            .fold(RollTally::default(), |t, r| t + r.rolls),
     }
 }
 
@@ -163,6 +168,12 @@ fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> Stri
         s.mean_turns,
         s.orders,
         s.refused
+    );
+    let share = 100.0 * s.rolls.flank_or_rear as f64 / s.rolls.rolls.max(1) as f64;
+    let _ = writeln!(
+        t,
+        "Actions-table rolls: {}; with an enemy on a flank or the rear (+2, I1): {} ({share:.0} %).",
+        s.rolls.rolls, s.rolls.flank_or_rear
     );
     t
 }

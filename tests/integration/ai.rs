@@ -287,6 +287,10 @@ fn i6_warhorse_sim_reports_and_replays_by_seed() {
     assert!(a.contains("after  4 turns") || a.contains("turns ("), "{a}");
     assert!(a.contains("Red lost ") && a.contains("Blue lost "), "{a}");
     assert!(a.contains("Wins: ") && a.contains(", 0 refused."), "{a}");
+    assert!(
+        a.contains("Actions-table rolls: ") && a.contains("on a flank or the rear"),
+        "{a}"
+    );
     assert!(a.contains("Timing") && a.contains("first half-move"), "{a}");
 
     let mut json_args = args.to_vec();
@@ -312,6 +316,12 @@ fn i6_warhorse_sim_reports_and_replays_by_seed() {
         }
     }
     assert_eq!(va["summary"]["games"], 2);
+    // Every game rolls the table for its uncommanded units, and a roll with the flank term is
+    // one of the rolls.
+    let rolls = &va["summary"]["rolls"];
+    let total = rolls["rolls"].as_u64().expect("rolls");
+    assert!(total > 0, "{rolls}");
+    assert!(rolls["flank_or_rear"].as_u64().expect("flank") <= total);
 }
 
 /// Every `.rs` file under `dir`, recursively, with its text.
