@@ -1,4 +1,4 @@
-//! Tells the player which art files could not be drawn (a broken or missing file in
+//! Tells the player which art or sound files could not be loaded (a broken or missing file in
 //! `assets/art/`, say from a mod), instead of leaving an empty counter nobody can explain.
 
 use crate::ui::art::ArtProblems;
@@ -26,7 +26,7 @@ pub fn draw_art_problems(
 /// The notice's window; true when dismissed.
 pub fn art_problems_ui(ctx: &egui::Context, lines: &[String]) -> bool {
     let mut dismissed = false;
-    egui::Window::new("Some art could not be drawn")
+    egui::Window::new("Some files in assets/ could not be loaded")
         .id(egui::Id::new("warhorse-art-problems"))
         .collapsible(false)
         .anchor(egui::Align2::RIGHT_BOTTOM, [-12.0, -12.0])
