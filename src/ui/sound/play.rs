@@ -44,14 +44,12 @@ fn play(
     settings: Option<Res<Settings>>,
 ) {
     let volume = settings.map_or(1.0, |s| s.volume);
-    let Some(bank) = bank else {
+    // Silent, or nothing loaded to play: the cues go unheard.
+    let Some(bank) = bank.filter(|_| volume > 0.0) else {
         cues.clear();
         return;
     };
     for PlayCue(cue) in cues.read() {
-        if volume <= 0.0 {
-            continue;
-        }
         if let Some(handle) = bank.0.get(cue) {
             debug!("sound: {cue:?} ({})", cue.file());
             commands.spawn((
