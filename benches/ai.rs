@@ -1,5 +1,6 @@
 //! AI benchmarks (issue 6): one AI side-turn with 40 and with 200 figures on a 128×128 map,
-//! and whole 20-turn AI-against-AI games of the default level.
+//! one AI turn of both sides on the default level (issue 13), and whole 20-turn
+//! AI-against-AI games of the default level.
 //!
 //! The 128×128 map is drawn from a seeded SplitMix64, so every run measures the same board:
 //! about 80 % open, 8 % woods (cover, blocks sight), 6 % hedges (cover), 6 % rough ground
@@ -23,6 +24,7 @@ use warhorse::level::{Level, default_level, load_level_str};
 use warhorse::sim::Game;
 use warhorse::sim::orders::{Order, Refusal};
 use warhorse::sim::phase::{Phase, TurnState};
+use warhorse::sim::record::Record;
 
 /// Side of the square map.
 const SIZE: usize = 128;
@@ -204,7 +206,87 @@ fn count_mode() -> bool {
     true
 }
 
-criterion_group!(benches, side_turn, whole_game);
+/// The record of a game of `level` played by `pair` from `seed` up to the first order of
+/// turn `turn`, or `None` when the battle is over by then.
+fn record_at_turn(level: &Level, pair: [AiLevel; 2], seed: u64, turn: u32) -> Option<Record> {
+    let mut g = Game::new(level, seed);
+    for (s, &l) in pair.iter().enumerate() {
+        set_level(&mut g, s as u8, l);
+    }
+    for _ in 0..100_000 {
+        if g.app.world().resource::<TurnState>().turn >= turn {
+            break;
+        }
+        let side = warhorse::ai::side_to_act(&mut g)?;
+        let o = next_order(&mut g, side).unwrap_or(Order::EndSide);
+        let _ = g.order(&o);
+    }
+    (g.outcome().is_none()).then(|| g.record().clone())
+}
+
+/// What the turn bench times: every order of both sides until the turn is over (or the
+/// battle): both half-moves, the fire phases, charges and every melee round. Returns the
+/// orders given.
+#[inline(never)]
+fn timed_turn(mut g: Game) -> usize {
+    let turn = g.app.world().resource::<TurnState>().turn;
+    let mut orders = 0;
+    while g.app.world().resource::<TurnState>().turn == turn && g.outcome().is_none() {
+        let Some(side) = warhorse::ai::side_to_act(&mut g) else {
+            break;
+        };
+        let o = next_order(&mut g, side).unwrap_or(Order::EndSide);
+        let _ = g.order(&o);
+        orders += 1;
+    }
+    orders
+}
+
+/// Issue 13, item 3: one AI turn of both sides, at the baseline and with the stronger level on
+/// Red: on the default level, turn 2 of 16 seeded games in turn (the first contacts and
+/// melees come in turns 2–3); on the 200-figure 128×128 level, turn 3 of 4 seeded games (the
+/// armies start twenty rows apart).
+fn whole_turn(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ai_turn");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10));
+    let cases = [
+        ("default", default_level().expect("default level"), 2, 16),
+        ("big-200", big_level(200), 3, 4),
+    ];
+    for (name, level, turn, seeds) in &cases {
+        for pair in [
+            [AiLevel::Table, AiLevel::Table],
+            [AiLevel::Lookahead, AiLevel::Table],
+        ] {
+            let records: Vec<Record> = (0..*seeds)
+                .filter_map(|s| record_at_turn(level, pair, s, *turn))
+                .collect();
+            assert!(!records.is_empty());
+            let mut k = 0usize;
+            let id = BenchmarkId::new(format!("{}-vs-{}", pair[0], pair[1]), name);
+            group.bench_function(id, |b| {
+                b.iter_batched(
+                    || {
+                        k += 1;
+                        let mut g =
+                            Game::from_record(&records[k % records.len()]).expect("replays");
+                        for (s, &l) in pair.iter().enumerate() {
+                            set_level(&mut g, s as u8, l);
+                        }
+                        g
+                    },
+                    timed_turn,
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, side_turn, whole_turn, whole_game);
 
 fn main() {
     if count_mode() {

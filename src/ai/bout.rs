@@ -55,6 +55,9 @@ pub struct Timing {
     pub phases: BTreeMap<String, PhaseTime>,
     /// Microseconds for the whole game, setup included.
     pub total_us: u64,
+    /// Microseconds the AI spent in each turn, both sides together (issue 13's "AI turn of
+    /// both sides"), first turn first; over several games, every game's turns in turn.
+    pub turn_ai_us: Vec<u64>,
 }
 
 impl Timing {
@@ -67,6 +70,7 @@ impl Timing {
             e.rules_us += v.rules_us;
         }
         self.total_us += o.total_us;
+        self.turn_ai_us.extend(&o.turn_ai_us);
     }
 }
 
@@ -215,6 +219,11 @@ pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutRes
         e.orders += 1;
         e.ai_us += micros(ai);
         e.rules_us += micros(rules);
+        let t = turn.max(1) as usize;
+        if timing.turn_ai_us.len() < t {
+            timing.turn_ai_us.resize(t, 0);
+        }
+        timing.turn_ai_us[t - 1] += micros(ai);
         orders += 1;
         if let Err(why) = r {
             refused += 1;

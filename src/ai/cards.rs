@@ -10,7 +10,7 @@
 //! of the fight.
 
 use super::AiLevel;
-use super::imagine::{Imagined, imagine_round, worth_for};
+use super::imagine::{Imagined, imagine_round, imagine_round_with, plain_plays, worth_for};
 use crate::rules::actions::{Conduct, Intent};
 use crate::rules::melee::cards::{Choice, DodgeDir, MeleeCard, TacCard, check_play};
 use crate::rules::melee::fight::Fight;
@@ -144,7 +144,15 @@ pub fn baseline_play(
         } else {
             // I3: it shoots only at the nearest enemy (any of those tied nearest).
             let nearest = foes.first().map(|&j| fight.distance(i, j));
+            // A blow reaches at most 2 cells (D11), after a TAC move of at most 3 (D8): the
+            // rules refuse a blow at anyone farther, so it is not asked about them.
+            let far = 2 + crate::rules::melee::tables::seed::JOIN_MELEE
+                .max(crate::rules::melee::tables::seed::JOIN_TAC);
             foes.iter()
+                .filter(|&&j| {
+                    let d = fight.distance(i, j);
+                    d <= far || Some(d) == nearest
+                })
                 .flat_map(|&j| {
                     let shoot = Some(fight.distance(i, j)) == nearest;
                     attacks(&fight.fighters[j].id)
@@ -170,10 +178,32 @@ pub fn baseline_play(
     Choice::default()
 }
 
-/// Imagined samples per candidate play.
-const SAMPLES: u64 = 12;
-/// Imagined card rounds after the one being chosen (the rest of the melee phase).
-const HORIZON: u32 = 4;
+/// Imagined card rounds after the one being chosen.
+const HORIZON: u32 = 2;
+/// The last card round in which a commanded figure deliberates (0 is the TAC phase).
+const DELIBERATE_ROUNDS: u32 = 1;
+/// The fewest imagined samples per candidate play (fewer is no deliberation: the baseline's
+/// play is made), and the most.
+const SAMPLES: (u64, u64) = (2, 4);
+/// Fighter-rounds (an imagined round costs one per participant) a side's commanded figures
+/// may imagine in one melee phase, shared out among them: however many of them fight and
+/// however big the melee, the stronger AI's thinking per turn stays bounded (issue 13,
+/// item 3). A figure whose share cannot pay for the fewest samples plays the baseline's play.
+const TURN_BUDGET: u64 = 2_500;
+
+/// One decision's share of the side's [`TURN_BUDGET`] when `deciders` of its commanded
+/// figures fight in this melee.
+fn share_of_budget(deciders: usize) -> u64 {
+    TURN_BUDGET / (deciders.max(1) as u64 * u64::from(DELIBERATE_ROUNDS + 1))
+}
+
+/// Samples per candidate for `cands` candidate plays in a fight of `participants` within
+/// `budget` fighter-rounds, or `None` when the budget cannot pay for the fewest.
+fn samples_for(cands: usize, participants: usize, budget: u64) -> Option<u64> {
+    let per_sample = cands.max(1) as u64 * u64::from(HORIZON + 1) * participants.max(1) as u64;
+    let n = budget / per_sample;
+    (n >= SAMPLES.0).then_some(n.min(SAMPLES.1))
+}
 
 /// The stronger AI's play for fighter `i`: every legal candidate (the baseline's, each blow
 /// and shot at each of the three nearest enemies, the parries, a dodge, passing) is played on
@@ -187,18 +217,27 @@ fn lookahead_play(
     tac_phase: bool,
     intent: Option<&Intent>,
     seed: u64,
+    budget: u64,
 ) -> Choice {
     let base = baseline_play(fight, t, i, tac_phase, intent);
-    if !foes(fight, i).iter().any(|&j| fight.distance(i, j) <= 2) {
+    // Deliberation where it counts: the TAC phase and the first card rounds, which set the
+    // melee's course; later rounds of a long melee play the baseline's blow, as the imagined
+    // rounds assume. This bounds the stronger AI's work per turn however long a melee runs
+    // (issue 13, item 3). And nothing to deliberate with no enemy near.
+    if fight.round > DELIBERATE_ROUNDS || !foes(fight, i).iter().any(|&j| fight.distance(i, j) <= 2)
+    {
         return base;
     }
     let side = fight.fighters[i].side;
-    let value = |c: &Choice| -> i64 {
-        (0..SAMPLES)
+    let participants = flow::participants(fight, t, tac_phase).len();
+    // Everyone else's play in the round being chosen is the same whatever this figure weighs.
+    let plain = plain_plays(fight, t);
+    let value = |c: &Choice, samples: u64| -> i64 {
+        (0..samples)
             .map(|k| {
                 let mut copy = fight.clone();
                 let mut dice = Imagined::new(seed, k);
-                imagine_round(&mut copy, t, &mut dice, Some((i, c)));
+                imagine_round_with(&mut copy, t, &mut dice, &plain, Some((i, c)));
                 for _ in 0..HORIZON {
                     if !flow::melee_on(&copy, t) {
                         break;
@@ -211,28 +250,35 @@ fn lookahead_play(
     };
     // Another play must beat the baseline's by a twentieth of a figure on average: the
     // imagination is noisy, and a close call is no reason to leave the plain play.
-    let margin = SAMPLES as i64 * 50;
+    let margin = |samples: u64| samples as i64 * 50;
     // The TAC phase: among the TAC cards the unit's conduct allows (the table's morale
     // result), the one whose imagined melee goes best, with the baseline's MELEE cards.
     let mut base = base;
     if tac_phase && base.tac.is_some() {
         let nearest = foes(fight, i).first().copied();
-        let mut best = (value(&base) + margin, base.clone());
-        for (tac, tac_target) in tac_options(fight, t, i, intent, nearest) {
-            let c = Choice {
+        let tacs: Vec<Choice> = tac_options(fight, t, i, intent, nearest)
+            .into_iter()
+            .map(|(tac, tac_target)| Choice {
                 tac: Some(tac),
                 tac_target,
                 melee: base.melee.clone(),
                 forfeit: false,
-            };
-            if c != base && check_play(fight, i, &c, t, tac_phase).is_ok() {
-                let v = value(&c);
+            })
+            .filter(|c| *c != base && check_play(fight, i, c, t, tac_phase).is_ok())
+            .collect();
+        // The TAC card and the MELEE cards each get half of the decision's budget.
+        if let Some(n) =
+            samples_for(tacs.len() + 1, participants, budget / 2).filter(|_| !tacs.is_empty())
+        {
+            let mut best = (value(&base, n) + margin(n), base.clone());
+            for c in tacs {
+                let v = value(&c, n);
                 if v > best.0 {
                     best = (v, c);
                 }
             }
+            base = best.1;
         }
-        base = best.1;
     }
     let mut cands = vec![base.clone(), flow::pass_play(fight, t, i, tac_phase)];
     let (tac, tac_target) = (base.tac, base.tac_target.clone());
@@ -247,7 +293,7 @@ fn lookahead_play(
     // directions, from dice seeded by public facts, so the game still replays.
     extra.extend(dodge_mix(fight, t, i, tac, &tac_target, tac_phase, seed));
     if !retiring {
-        for j in foes(fight, i).into_iter().take(3) {
+        for j in foes(fight, i).into_iter().take(2) {
             let id = fight.fighters[j].id.clone();
             extra.push(MeleeCard::DeliverBlow { target: id.clone() });
             extra.push(MeleeCard::GreatBlow { target: id.clone() });
@@ -268,13 +314,17 @@ fn lookahead_play(
             cands.push(c);
         }
     }
+    // One sensible play: nothing to deliberate.
     if cands.len() <= 1 {
         return base;
     }
-    let base_value = value(&base);
-    let mut best = (base_value + margin, 0usize);
+    let budget = if tac_phase { budget / 2 } else { budget };
+    let Some(n) = samples_for(cands.len(), participants, budget) else {
+        return base;
+    };
+    let mut best = (value(&base, n) + margin(n), 0usize);
     for (ci, c) in cands.iter().enumerate().skip(1) {
-        let v = value(c);
+        let v = value(c, n);
         if v > best.0 {
             best = (v, ci);
         }
@@ -331,8 +381,18 @@ pub fn next_card_order(
     tried: &mut BTreeSet<String>,
 ) -> Option<Order> {
     let strong = level == AiLevel::Lookahead;
-    // Only the stronger AI asks who commands a figure; the baseline needs no view.
-    let view = strong.then(|| crate::sim::view::View::build(game.app.world_mut()));
+    // Only the stronger AI asks who commands a figure (the waiting figure's unit has a hero
+    // still in the fight); the baseline needs no view. The kept view is brought up to date
+    // rather than built afresh for every card.
+    let commanders: Option<BTreeSet<String>> = strong.then(|| {
+        crate::sim::view::with_view(game.app.world_mut(), |_, view| {
+            view.figs
+                .iter()
+                .filter(|f| f.group.is_some_and(|g| view.fighting(g).any(|m| m.hero)))
+                .map(|f| f.id.clone())
+                .collect()
+        })
+    });
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
     let fight = s.fight.clone()?;
@@ -370,10 +430,28 @@ pub fn next_card_order(
         return Some(Order::Pass { unit: id });
     }
     let intent = intent_of(world, &fight, i);
-    let commanded = view.as_ref().is_some_and(|v| commanded(v, &fight, i));
+    let commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
     let play = if strong && commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
-        lookahead_play(&fight, t, i, tac_phase, intent.as_ref(), mix)
+        let deciders = commanders.as_ref().map_or(1, |c| {
+            flow::participants(&fight, t, tac_phase)
+                .into_iter()
+                .filter(|&j| {
+                    fight.fighters[j].side == side
+                        && !fight.fighters[j].is_mount()
+                        && self::commanded(c, &fight, j)
+                })
+                .count()
+        });
+        lookahead_play(
+            &fight,
+            t,
+            i,
+            tac_phase,
+            intent.as_ref(),
+            mix,
+            share_of_budget(deciders),
+        )
     } else {
         baseline_play(&fight, t, i, tac_phase, intent.as_ref())
     };
@@ -388,16 +466,12 @@ pub fn next_card_order(
     })
 }
 
-/// True when the fighter's unit has a hero or leader still in the fight (the stronger AI
-/// commands it).
-fn commanded(view: &crate::sim::view::View, fight: &Fight, i: usize) -> bool {
+/// True when the fighter (or a mount's rider) is one of `commanded`, the figures whose unit
+/// has a hero or leader still in the fight (the stronger AI commands them).
+fn commanded(commanded: &BTreeSet<String>, fight: &Fight, i: usize) -> bool {
     let f = &fight.fighters[i];
     let id = f
         .rider
         .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    view.figs
-        .iter()
-        .find(|x| x.id == id)
-        .and_then(|x| x.group)
-        .is_some_and(|g| view.fighting(g).any(|m| m.hero))
+    commanded.contains(id)
 }

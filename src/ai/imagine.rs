@@ -63,6 +63,20 @@ pub fn worth_for(fight: &Fight, side: u8) -> i64 {
         .sum()
 }
 
+/// Everyone's plain play for the next card round (or the TAC phase): each participant's
+/// forced play, else the baseline's; `None` for those who take no part.
+pub fn plain_plays(fight: &Fight, t: &Tables) -> Vec<Option<crate::rules::melee::cards::Choice>> {
+    let tac_phase = fight.round == 0;
+    let mut choices = vec![None; fight.fighters.len()];
+    for j in flow::participants(fight, t, tac_phase) {
+        choices[j] = Some(
+            flow::forced(fight, t, j, tac_phase)
+                .unwrap_or_else(|| baseline_play(fight, t, j, tac_phase, None)),
+        );
+    }
+    choices
+}
+
 /// One imagined card round (or the TAC phase): `mine` plays `play` when given, every other
 /// participant its forced or plainest play.
 pub fn imagine_round(
@@ -71,14 +85,25 @@ pub fn imagine_round(
     dice: &mut Imagined,
     mine: Option<(usize, &crate::rules::melee::cards::Choice)>,
 ) {
-    let tac_phase = fight.round == 0;
-    let mut choices = vec![None; fight.fighters.len()];
-    for j in flow::participants(fight, t, tac_phase) {
-        choices[j] = Some(match mine {
-            Some((i, c)) if i == j => c.clone(),
-            _ => flow::forced(fight, t, j, tac_phase)
-                .unwrap_or_else(|| baseline_play(fight, t, j, tac_phase, None)),
-        });
+    let plain = plain_plays(fight, t);
+    imagine_round_with(fight, t, dice, &plain, mine);
+}
+
+/// [`imagine_round`] with everyone's plain plays already worked out (they are the same for
+/// every candidate a figure weighs, so a decision works them out once).
+pub fn imagine_round_with(
+    fight: &mut Fight,
+    t: &Tables,
+    dice: &mut Imagined,
+    plain: &[Option<crate::rules::melee::cards::Choice>],
+    mine: Option<(usize, &crate::rules::melee::cards::Choice)>,
+) {
+    let mut choices = plain.to_vec();
+    if let Some((i, c)) = mine
+        && let Some(slot) = choices.get_mut(i)
+        && slot.is_some()
+    {
+        *slot = Some(c.clone());
     }
     let _ = resolve::resolve(fight, t, &choices, &[], dice);
 }

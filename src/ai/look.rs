@@ -250,7 +250,7 @@ pub fn choose_move(
             if matches!(intent.conduct, Conduct::Cover)
                 && crate::rules::risk::in_cover(&view.board, f.cell)
             {
-                return None;
+                return plan::turn_from_flank(world, view, f);
             }
             // Among the ends the table allows (further from the enemy; for cover, the
             // baseline's cover cell first), the least exposed.
@@ -289,7 +289,7 @@ pub fn choose_move(
         }
         Conduct::Stand => {
             if !intent.face_enemy {
-                return None;
+                return plan::turn_from_flank(world, view, f);
             }
             let face = nearest_enemy_of(view, f);
             if !plan::needs_turn(view, f) {

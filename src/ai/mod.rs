@@ -26,6 +26,9 @@ mod speed_tests;
 mod tests;
 #[cfg(test)]
 mod tests_commander;
+#[cfg(test)]
+mod tests_facing;
+pub mod tournament;
 
 pub use crate::sim::groups::{Group, Groups};
 pub use brain::{level_of, set_level};

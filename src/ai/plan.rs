@@ -236,6 +236,100 @@ pub fn turn_to_face(
         .map(|x| x.2)
 }
 
+/// The enemies of `side` that a figure at `cell` would see and that could strike it next
+/// turn: the ones I1's "enemy on a flank or the rear" counts when they are outside its front.
+pub fn threats_at(view: &View, side: u8, cell: Cell) -> Vec<Cell> {
+    view.threats_to(side)
+        .reaching(view.grid, cell)
+        .filter(|&e| view.in_sight(cell, e))
+        .collect()
+}
+
+/// How many of `threats` a figure at `cell` facing `facing` has on a flank or its rear (I1).
+pub fn flankers(grid: GridKind, cell: Cell, facing: Dir, threats: &[Cell]) -> usize {
+    threats
+        .iter()
+        .filter(|&&t| crate::rules::risk::on_flank_or_rear(grid, cell, facing, t))
+        .count()
+}
+
+/// Among `ends` (all equally good for where the figure goes), the one that offers the fewest
+/// threatening enemies a flank or the rear (I1: each such enemy is +2 on the unit's next roll
+/// while it stays there), then the one nearest to facing `face`, then the cheapest. This is how
+/// a unit "avoids offering a flank" within the move its conduct chose (issue 13, item 1).
+pub fn least_flanked(
+    view: &View,
+    side: u8,
+    ends: &[ReachEnd],
+    face: Option<Cell>,
+) -> Option<ReachEnd> {
+    let mut threats: Vec<(Cell, Vec<Cell>)> = Vec::new();
+    ends.iter()
+        .map(|e| {
+            let k = match threats.iter().position(|(c, _)| *c == e.cell) {
+                Some(k) => k,
+                None => {
+                    threats.push((e.cell, threats_at(view, side, e.cell)));
+                    threats.len() - 1
+                }
+            };
+            let flanked = flankers(view.grid, e.cell, e.facing, &threats[k].1);
+            (
+                (
+                    flanked,
+                    facing_error(view.grid, e.cell, e.facing, face),
+                    e.cost,
+                ),
+                *e,
+            )
+        })
+        .min_by_key(|x| x.0)
+        .map(|x| x.1)
+}
+
+/// The ends of `reach` whose `key` is the best (least), in the reach's order.
+pub fn best_ends<K: Ord + Copy>(
+    ends: impl Iterator<Item = ReachEnd>,
+    key: impl Fn(&ReachEnd) -> K,
+) -> Vec<ReachEnd> {
+    let mut best: Option<K> = None;
+    let mut out = Vec::new();
+    for e in ends {
+        let k = key(&e);
+        match best {
+            Some(b) if k > b => {}
+            Some(b) if k == b => out.push(e),
+            _ => {
+                best = Some(k);
+                out.clear();
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// A standing figure's turn in place that leaves fewer threatening enemies on its flanks or
+/// rear, if it has any there now and can turn (a halted mount cannot, H2/H3).
+pub fn turn_from_flank(world: &mut World, view: &View, f: &FigView) -> Option<Order> {
+    let threats = threats_at(view, f.side, f.cell);
+    let now = flankers(view.grid, f.cell, f.facing, &threats);
+    // In contact it is held (D16): no reachable area to ask for.
+    if now == 0 || threats.iter().any(|&t| view.dist(f.cell, t) <= 1) {
+        return None;
+    }
+    let (_, reach) = reach_with(world, f.entity, Mp::ZERO)?;
+    let end = reach
+        .ends()
+        .iter()
+        .filter(|e| e.cell == f.cell)
+        .map(|e| (flankers(view.grid, e.cell, e.facing, &threats), e.cost, *e))
+        .filter(|x| x.0 < now)
+        .min_by_key(|x| (x.0, x.1))?
+        .2;
+    move_to(f, &reach, &end)
+}
+
 /// The baseline's move for one figure of a unit with `intent`, given the reach it has now.
 /// `toward` is the field of the unit's goal (the nearest enemies, or one enemy) and `enemies`
 /// the field of all enemies (for moving away).
@@ -254,7 +348,10 @@ pub fn baseline_move(
     };
     match intent.conduct {
         Conduct::Stand => {
-            if !intent.face_enemy || !needs_turn(view, f) {
+            if !intent.face_enemy {
+                return turn_from_flank(world, view, f);
+            }
+            if !needs_turn(view, f) {
                 return None;
             }
             let (_, reach) = reach_with(world, f.entity, Mp::ZERO)?;
@@ -268,18 +365,22 @@ pub fn baseline_move(
             }
             let field = cache.get(&view.board, goal, &setup.mover.mult, &[f.cell]);
             let here = field.at(f.cell);
-            let end = reach
-                .ends()
-                .iter()
-                .filter(|e| field.at(e.cell) < here.min(FAR))
-                .min_by_key(|e| {
+            // As near the goal as it gets; there, facing the nearest enemy when told to,
+            // and offering the fewest threats a flank.
+            let nearest = best_ends(
+                reach
+                    .ends()
+                    .iter()
+                    .filter(|e| field.at(e.cell) < here.min(FAR))
+                    .copied(),
+                |e| {
                     (
                         field.at(e.cell),
                         facing_error(view.grid, e.cell, e.facing, face),
-                        e.cost,
                     )
-                })
-                .copied();
+                },
+            );
+            let end = least_flanked(view, f.side, &nearest, face);
             match end {
                 Some(e) => move_to(f, &reach, &e),
                 None => turn_to_face(view, f, &reach, face).and_then(|e| move_to(f, &reach, &e)),
@@ -324,16 +425,30 @@ pub fn away(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView)
     let field = cache.get(&view.board, &sources, &setup.mover.mult, &[]);
     let here = field.at(f.cell);
     let enemy = nearest_enemy_from(view, f.side, f.cell);
-    let end = reach
-        .ends()
-        .iter()
-        .filter(|e| field.at(e.cell) > here)
-        .max_by_key(|e| {
+    let farthest = best_ends(
+        reach
+            .ends()
+            .iter()
+            .filter(|e| field.at(e.cell) > here)
+            .copied(),
+        |e| {
             let facing = !back_to(view.grid, e.cell, e.facing, enemy);
-            (facing, field.at(e.cell), std::cmp::Reverse(e.cost))
-        })
-        .copied()
-        .or_else(|| turn_away(view, f, &reach))?;
+            std::cmp::Reverse((facing, field.at(e.cell)))
+        },
+    );
+    // With nowhere farther to go (the map's edge, or hemmed in), it stands at bay: it turns
+    // to offer the enemy as little flank as it can, rather than its back.
+    let end = least_flanked(view, f.side, &farthest, None).or_else(|| {
+        let threats = threats_at(view, f.side, f.cell);
+        let now = flankers(view.grid, f.cell, f.facing, &threats);
+        let own: Vec<ReachEnd> = reach
+            .ends()
+            .iter()
+            .filter(|e| e.cell == f.cell && flankers(view.grid, e.cell, e.facing, &threats) < now)
+            .copied()
+            .collect();
+        least_flanked(view, f.side, &own, enemy)
+    })?;
     move_to(f, &reach, &end)
 }
 
@@ -364,7 +479,8 @@ pub fn turn_away(view: &View, f: &FigView, reach: &Reach) -> Option<ReachEnd> {
 /// towards as far as this half-move allows; with none, away from all enemies.
 pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView) -> Option<Order> {
     if crate::rules::risk::in_cover(&view.board, f.cell) {
-        return None;
+        // Staying, it may still turn to keep its flanks from the enemy (I1).
+        return turn_from_flank(world, view, f);
     }
     let first_half = view.phase == Phase::FirstHalfMove;
     let basis = {
@@ -382,6 +498,16 @@ pub fn cover(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView
     let Some(target) = target else {
         return away(world, view, cache, f);
     };
+    // Reached this half-move, it arrives facing so as to offer the fewest threats a flank.
+    let arrivals: Vec<ReachEnd> = reach
+        .ends()
+        .iter()
+        .filter(|e| e.cell == target.cell && e.cost <= setup.left)
+        .copied()
+        .collect();
+    if let Some(end) = least_flanked(view, f.side, &arrivals, None) {
+        return move_to(f, &reach, &end);
+    }
     let steps = reach.path(&target);
     let board = &world.resource::<Map>().0;
     let steps = prefix_within(board, &setup.mover, setup.pose, &steps, setup.left);

@@ -5,6 +5,7 @@ mod check;
 mod reach;
 mod script;
 mod sim;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -92,6 +93,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play one AI strength against another on every level, in both seatings on the same
+    /// seeds, and print each level's win share with its 95% interval (issue 13).
+    Tournament {
+        /// Level files (default: every levels/*.ron).
+        levels: Vec<PathBuf>,
+        /// Dice seed of the first pair; pair i uses seed + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seeds per level, each played twice, once with either strength on the first side.
+        #[arg(long, default_value_t = 200)]
+        pairs: u32,
+        /// Turn limit per game (a level's own limit ends it sooner).
+        #[arg(long, default_value_t = 20)]
+        turns: u32,
+        /// The opponent: table (the baseline) or lookahead.
+        #[arg(long, default_value = "table", value_parser = parse_ai)]
+        a: crate::ai::AiLevel,
+        /// The strength under test.
+        #[arg(long, default_value = "lookahead", value_parser = parse_ai)]
+        b: crate::ai::AiLevel,
+        /// Threads (default: the machine's cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Parses an AI level name for clap.
@@ -143,6 +171,27 @@ pub fn main() -> i32 {
                 json,
             },
         ),
+        Some(Command::Tournament {
+            levels,
+            seed,
+            pairs,
+            turns,
+            a,
+            b,
+            jobs,
+            json,
+        }) => tournament::run(&tournament::TournamentArgs {
+            levels,
+            seed,
+            pairs,
+            turns,
+            a,
+            b,
+            jobs: jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            }),
+            json,
+        }),
     }
 }
 

@@ -409,9 +409,9 @@ impl View {
                 ok = false;
                 break;
             }
-            let was = (fv.side, fv.cell, fv.down);
+            let was = (fv.side, fv.cell, fv.down, fv.threat);
             fill(fv, &r, world, rules);
-            if was != (fv.side, fv.cell, fv.down) {
+            if was != (fv.side, fv.cell, fv.down, fv.threat) {
                 let side = fv.side;
                 self.forget_enemy_cells(was.0);
                 self.forget_enemy_cells(side);
@@ -530,9 +530,9 @@ impl View {
             if fv.id != r.id {
                 return false;
             }
-            let was = (fv.side, fv.cell, fv.down);
+            let was = (fv.side, fv.cell, fv.down, fv.threat);
             fill(fv, &r, world, rules);
-            if was != (fv.side, fv.cell, fv.down) {
+            if was != (fv.side, fv.cell, fv.down, fv.threat) {
                 let side = fv.side;
                 self.forget_enemy_cells(was.0);
                 self.forget_enemy_cells(side);

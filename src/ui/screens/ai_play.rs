@@ -83,6 +83,12 @@ pub fn ai_sides_waiting(game: &mut Game, controls: &[Control]) -> Vec<u8> {
 /// Most orders one fast-forwarded frame gives (a guard against a hang, never reached in play).
 const FAST_BUDGET: usize = 500;
 
+/// How long one fast-forwarded frame may think: the computer's orders are given in slices of
+/// about this much time, one slice a frame, so the window keeps drawing and answering while
+/// the computer plays a whole turn (issue 13, item 3: "the window never freezes while it
+/// thinks"). The orders are the same whatever the slices; only when they are given differs.
+const FRAME_SLICE: std::time::Duration = std::time::Duration::from_millis(12);
+
 /// Gives the computer's next order when it is due (all of them while fast-forwarding), and
 /// reports each as an [`OrderOutcome`] like a player's. Paused while the hand-over screen,
 /// the menu or a dialog is up.
@@ -121,10 +127,11 @@ pub fn drive_ai(world: &mut World) {
             return;
         };
         let budget = if pace.fast { FAST_BUDGET } else { 1 };
+        let slice = std::time::Instant::now();
         let mut acting = ai_sides_waiting(game, &controls).first().copied();
         for _ in 0..budget {
             let Some(side) = acting else { break };
-            if paused || (!pace.fast && now < pace.next_at) {
+            if paused || (!pace.fast && now < pace.next_at) || slice.elapsed() >= FRAME_SLICE {
                 break;
             }
             ai::set_level(game, side, levels.of(side));

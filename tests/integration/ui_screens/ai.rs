@@ -102,10 +102,13 @@ fn the_computer_plays_one_order_per_beat_and_space_plays_the_rest_at_once() {
     app.world_mut()
         .resource_mut::<Messages<PlayAction>>()
         .write(PlayAction::FastForward);
-    app.update();
-    app.update();
+    // The computer thinks in slices of a frame each: the window goes on drawing meanwhile.
+    let frames = fast_forward(&mut app);
     let p = pace(&app);
-    assert!(!p.fast, "fast-forward ends when a person must act");
+    assert!(
+        !p.fast,
+        "fast-forward ends when a person must act ({frames} frames)"
+    );
     assert_eq!(p.acting, None);
     assert!(game(&mut app).record().orders.len() > before + 1);
     assert!(!ai::waits_for(game(&mut app), 1));
@@ -131,8 +134,7 @@ fn asking_why_shows_the_units_risk_factor_roll_and_action() {
     );
     until_computer_acts(&mut app);
     app.world_mut().resource_mut::<AiPace>().fast = true;
-    app.update();
-    app.update();
+    fast_forward(&mut app);
     // A Blue figure (the computer's): its unit has rolled this turn.
     let unit = "blue_foot_1".to_string();
     app.world_mut().resource_mut::<Selection>().unit = Some(unit.clone());
@@ -178,9 +180,12 @@ fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
         vec![],
     );
     app.world_mut().resource_mut::<AiPace>().fast = true;
-    for _ in 0..6 {
+    for _ in 0..5_000 {
         app.update();
         assert!(!app.world().resource::<Handover>().screen_up());
+        if game(&mut app).app.world().resource::<TurnState>().turn >= 2 {
+            break;
+        }
     }
     let turn = game(&mut app).app.world().resource::<TurnState>().turn;
     assert!(
@@ -241,4 +246,17 @@ fn with_the_pace_set_off_the_computer_gives_an_order_every_frame() {
         given == 3 || (!still_its_turn && given >= 1),
         "{given} orders in 3 frames"
     );
+}
+
+/// Runs frames until fast-forwarding stops (the game waits for a person, or it is over);
+/// returns how many it took. Each frame thinks for a slice of time only.
+fn fast_forward(app: &mut App) -> usize {
+    for n in 1..=5_000 {
+        app.update();
+        app.update();
+        if !pace(app).fast {
+            return n;
+        }
+    }
+    panic!("fast-forward never stopped");
 }
