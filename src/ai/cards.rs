@@ -430,8 +430,8 @@ pub fn next_card_order(
         return Some(Order::Pass { unit: id });
     }
     let intent = intent_of(world, &fight, i);
-    let commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
-    let play = if strong && commanded {
+    let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
+    let play = if strong && is_commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
         let deciders = commanders.as_ref().map_or(1, |c| {
             flow::participants(&fight, t, tac_phase)
@@ -439,7 +439,7 @@ pub fn next_card_order(
                 .filter(|&j| {
                     fight.fighters[j].side == side
                         && !fight.fighters[j].is_mount()
-                        && self::commanded(c, &fight, j)
+                        && commanded(c, &fight, j)
                 })
                 .count()
         });

@@ -313,21 +313,42 @@ pub fn best_ends<K: Ord + Copy>(
 /// rear, if it has any there now and can turn (a halted mount cannot, H2/H3).
 pub fn turn_from_flank(world: &mut World, view: &View, f: &FigView) -> Option<Order> {
     let threats = threats_at(view, f.side, f.cell);
-    let now = flankers(view.grid, f.cell, f.facing, &threats);
     // In contact it is held (D16): no reachable area to ask for.
-    if now == 0 || threats.iter().any(|&t| view.dist(f.cell, t) <= 1) {
+    if threats.iter().any(|&t| view.dist(f.cell, t) <= 1)
+        || flankers(view.grid, f.cell, f.facing, &threats) == 0
+    {
         return None;
     }
     let (_, reach) = reach_with(world, f.entity, Mp::ZERO)?;
-    let end = reach
+    let end = turn_in_place(view, f, &reach, &threats, None)?;
+    move_to(f, &reach, &end)
+}
+
+/// The end at the figure's own cell that leaves fewer of `threats` on its flanks or rear than
+/// now, the fewest (then facing `face` best, then the cheapest); `None` when no turn does.
+fn turn_in_place(
+    view: &View,
+    f: &FigView,
+    reach: &Reach,
+    threats: &[Cell],
+    face: Option<Cell>,
+) -> Option<ReachEnd> {
+    let now = flankers(view.grid, f.cell, f.facing, threats);
+    reach
         .ends()
         .iter()
         .filter(|e| e.cell == f.cell)
-        .map(|e| (flankers(view.grid, e.cell, e.facing, &threats), e.cost, *e))
-        .filter(|x| x.0 < now)
-        .min_by_key(|x| (x.0, x.1))?
-        .2;
-    move_to(f, &reach, &end)
+        .map(|e| {
+            let key = (
+                flankers(view.grid, e.cell, e.facing, threats),
+                facing_error(view.grid, e.cell, e.facing, face),
+                e.cost,
+            );
+            (key, *e)
+        })
+        .filter(|(key, _)| key.0 < now)
+        .min_by_key(|x| x.0)
+        .map(|x| x.1)
 }
 
 /// The baseline's move for one figure of a unit with `intent`, given the reach it has now.
@@ -438,17 +459,8 @@ pub fn away(world: &mut World, view: &View, cache: &mut FieldCache, f: &FigView)
     );
     // With nowhere farther to go (the map's edge, or hemmed in), it stands at bay: it turns
     // to offer the enemy as little flank as it can, rather than its back.
-    let end = least_flanked(view, f.side, &farthest, None).or_else(|| {
-        let threats = threats_at(view, f.side, f.cell);
-        let now = flankers(view.grid, f.cell, f.facing, &threats);
-        let own: Vec<ReachEnd> = reach
-            .ends()
-            .iter()
-            .filter(|e| e.cell == f.cell && flankers(view.grid, e.cell, e.facing, &threats) < now)
-            .copied()
-            .collect();
-        least_flanked(view, f.side, &own, enemy)
-    })?;
+    let end = least_flanked(view, f.side, &farthest, None)
+        .or_else(|| turn_in_place(view, f, &reach, &threats_at(view, f.side, f.cell), enemy))?;
     move_to(f, &reach, &end)
 }
 
