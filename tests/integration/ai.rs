@@ -381,3 +381,42 @@ fn i2_rules_sim_and_levels_depend_on_nothing_in_the_ai() {
         0
     );
 }
+
+/// Issue 13, item 5: `warhorse tournament` plays each seed in both seatings. A level against
+/// itself therefore wins exactly as often as it loses, the table has a row for the level and
+/// one pooled, and the JSON says the same; a level file that does not load is an error (2).
+#[test]
+fn i13_warhorse_tournament_plays_both_seatings_of_each_seed() {
+    let args = [
+        "tournament",
+        "levels/charge.ron",
+        "--pairs",
+        "3",
+        "--a",
+        "table",
+        "--b",
+        "table",
+    ];
+    let (code, out, err) = warhorse(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("seeds 0–2"), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| The Charge |"))
+        .unwrap_or_else(|| panic!("a row for the level: {out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[2], "6", "three seeds, two seatings each: {row}");
+    assert_eq!(cells[3], cells[4], "a level against itself: {row}");
+    assert!(out.contains("| **all levels** | 6 |"), "{out}");
+    let (code, json, _) = warhorse(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["rows"][0]["tally"]["games"], 6);
+    assert_eq!(v["rows"][0]["tally"]["refused"], 0);
+    assert_eq!(
+        v["pooled"]["tally"]["b_wins"],
+        v["pooled"]["tally"]["a_wins"]
+    );
+    let (code, _, err) = warhorse(&["tournament", "levels/no_such_level.ron", "--pairs", "1"]);
+    assert_eq!(code, 2, "{err}");
+}
