@@ -205,6 +205,16 @@ fn samples_for(cands: usize, participants: usize, budget: u64) -> Option<u64> {
     (n >= SAMPLES.0).then_some(n.min(SAMPLES.1))
 }
 
+/// What one decision of the stronger AI may draw on: its dice's seed (public facts), its
+/// share of the side's [`TURN_BUDGET`], and how many fighters take part in the round (what
+/// an imagined round costs).
+#[derive(Clone, Copy, Debug)]
+struct Deliberation {
+    seed: u64,
+    budget: u64,
+    participants: usize,
+}
+
 /// The stronger AI's play for fighter `i`: every legal candidate (the baseline's, each blow
 /// and shot at each of the three nearest enemies, the parries, a dodge, passing) is played on
 /// copies of the fight against the imagined plays of everyone else, and the melee phase is
@@ -216,9 +226,13 @@ fn lookahead_play(
     i: usize,
     tac_phase: bool,
     intent: Option<&Intent>,
-    seed: u64,
-    budget: u64,
+    think: Deliberation,
 ) -> Choice {
+    let Deliberation {
+        seed,
+        budget,
+        participants,
+    } = think;
     let base = baseline_play(fight, t, i, tac_phase, intent);
     // Deliberation where it counts: the TAC phase and the first card rounds, which set the
     // melee's course; later rounds of a long melee play the baseline's blow, as the imagined
@@ -229,7 +243,6 @@ fn lookahead_play(
         return base;
     }
     let side = fight.fighters[i].side;
-    let participants = flow::participants(fight, t, tac_phase).len();
     // Everyone else's play in the round being chosen is the same whatever this figure weighs.
     let plain = plain_plays(fight, t);
     let value = |c: &Choice, samples: u64| -> i64 {
@@ -433,10 +446,11 @@ pub fn next_card_order(
     let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
     let play = if strong && is_commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
+        let participants = flow::participants(&fight, t, tac_phase);
         let deciders = commanders.as_ref().map_or(1, |c| {
-            flow::participants(&fight, t, tac_phase)
-                .into_iter()
-                .filter(|&j| {
+            participants
+                .iter()
+                .filter(|&&j| {
                     fight.fighters[j].side == side
                         && !fight.fighters[j].is_mount()
                         && commanded(c, &fight, j)
@@ -449,8 +463,11 @@ pub fn next_card_order(
             i,
             tac_phase,
             intent.as_ref(),
-            mix,
-            share_of_budget(deciders),
+            Deliberation {
+                seed: mix,
+                budget: share_of_budget(deciders),
+                participants: participants.len(),
+            },
         )
     } else {
         baseline_play(&fight, t, i, tac_phase, intent.as_ref())

@@ -287,7 +287,7 @@ pub fn least_flanked(
         .map(|x| x.1)
 }
 
-/// The ends of `reach` whose `key` is the best (least), in the reach's order.
+/// The `ends` whose `key` is the best (least), in their order.
 pub fn best_ends<K: Ord + Copy>(
     ends: impl Iterator<Item = ReachEnd>,
     key: impl Fn(&ReachEnd) -> K,

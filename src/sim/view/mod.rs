@@ -110,9 +110,9 @@ pub struct View {
     /// Lines of sight already traced over the terrain.
     sight: SightMemo,
     /// Each side's enemy cells already sorted ([`View::enemy_cells`]).
-    enemy_memo: EnemyMemo,
+    enemy_memo: SideMemo<Vec<Cell>>,
     /// Each side's enemies' reach already gathered ([`View::threats_to`]).
-    threat_memo: ThreatMemo,
+    threat_memo: SideMemo<std::sync::Arc<EnemyThreats>>,
 }
 
 /// The enemies of one side with how far each threatens ([`FigView::threat`]), sorted by cell,
@@ -141,39 +141,46 @@ impl EnemyThreats {
     }
 }
 
-/// [`View::threats_to`] already gathered, by side; forgotten with the enemy cells.
-#[derive(Debug, Default)]
-struct ThreatMemo(std::sync::Mutex<Vec<(u8, std::sync::Arc<EnemyThreats>)>>);
+/// What the view works out about each side's enemies, kept by side: [`View::enemy_cells`]
+/// and [`View::threats_to`]. The AI asks for them for every figure it moves, and an enemy
+/// moves only in its own half-move: at 4096 figures sorting the enemies' cells again for each
+/// figure was a sixteenth of a side-turn (issue 15), and scanning every enemy for its threat a
+/// quarter (issue 13). The kept view forgets a side's entries when one of its enemies moves,
+/// falls or changes ([`View::forget_enemy_cells`]).
+#[derive(Debug)]
+struct SideMemo<T>(std::sync::Mutex<Vec<(u8, T)>>);
 
-impl Clone for ThreatMemo {
-    fn clone(&self) -> ThreatMemo {
-        ThreatMemo(std::sync::Mutex::new(self.lock().clone()))
+impl<T> Default for SideMemo<T> {
+    fn default() -> SideMemo<T> {
+        SideMemo(std::sync::Mutex::new(Vec::new()))
     }
 }
 
-impl ThreatMemo {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u8, std::sync::Arc<EnemyThreats>)>> {
+impl<T: Clone> Clone for SideMemo<T> {
+    fn clone(&self) -> SideMemo<T> {
+        SideMemo(std::sync::Mutex::new(self.lock().clone()))
+    }
+}
+
+impl<T: Clone> SideMemo<T> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u8, T)>> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
-}
 
-/// [`View::enemy_cells`] already gathered and sorted, by side. The AI asks for them for every
-/// figure it moves, and an enemy moves only in its own half-move: at 4096 figures sorting
-/// them again for each figure was a sixteenth of a side-turn (issue 15). The kept view
-/// forgets a side's cells when one of its enemies moves, falls or changes side
-/// ([`View::forget_enemy_cells`]).
-#[derive(Debug, Default)]
-struct EnemyMemo(std::sync::Mutex<Vec<(u8, Vec<Cell>)>>);
-
-impl Clone for EnemyMemo {
-    fn clone(&self) -> EnemyMemo {
-        EnemyMemo(std::sync::Mutex::new(self.lock().clone()))
+    /// The entry kept for `side`, or the one `make` works out (then kept).
+    fn get_or(&self, side: u8, make: impl FnOnce() -> T) -> T {
+        let mut memo = self.lock();
+        if let Some((_, v)) = memo.iter().find(|(s, _)| *s == side) {
+            return v.clone();
+        }
+        let v = make();
+        memo.push((side, v.clone()));
+        v
     }
-}
 
-impl EnemyMemo {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u8, Vec<Cell>)>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    /// Forgets every side's entry but `side`'s.
+    fn keep_only(&self, side: u8) {
+        self.lock().retain(|(s, _)| *s == side);
     }
 }
 
@@ -449,8 +456,8 @@ impl View {
                 .map(|r| r.0.clone())
                 .unwrap_or_default(),
             sight: SightMemo::default(),
-            enemy_memo: EnemyMemo::default(),
-            threat_memo: ThreatMemo::default(),
+            enemy_memo: SideMemo::default(),
+            threat_memo: SideMemo::default(),
         }
     }
 
@@ -475,37 +482,30 @@ impl View {
 
     /// The cells of the enemies of `side` still in the fight ([`View::enemies`]), sorted.
     pub fn enemy_cells(&self, side: u8) -> Vec<Cell> {
-        let mut memo = self.enemy_memo.lock();
-        if let Some((_, v)) = memo.iter().find(|(s, _)| *s == side) {
-            return v.clone();
-        }
-        let mut v: Vec<Cell> = self.enemies(side).map(|e| e.cell).collect();
-        v.sort();
-        memo.push((side, v.clone()));
-        v
+        self.enemy_memo.get_or(side, || {
+            let mut v: Vec<Cell> = self.enemies(side).map(|e| e.cell).collect();
+            v.sort();
+            v
+        })
     }
 
     /// Forgets the enemy cells kept for every side but `side`: a figure of `side` moved, fell,
     /// rose or joined it.
     fn forget_enemy_cells(&self, side: u8) {
-        self.enemy_memo.lock().retain(|(s, _)| *s == side);
-        self.threat_memo.lock().retain(|(s, _)| *s == side);
+        self.enemy_memo.keep_only(side);
+        self.threat_memo.keep_only(side);
     }
 
     /// The enemies of `side` still in the fight with how far each threatens, sorted by cell
     /// (kept until one of them moves, falls or changes).
     pub fn threats_to(&self, side: u8) -> std::sync::Arc<EnemyThreats> {
-        let mut memo = self.threat_memo.lock();
-        if let Some((_, t)) = memo.iter().find(|(s, _)| *s == side) {
-            return t.clone();
-        }
-        let mut by_cell: Vec<(Cell, i32)> =
-            self.enemies(side).map(|e| (e.cell, e.threat)).collect();
-        by_cell.sort();
-        let farthest = by_cell.iter().map(|x| x.1).max().unwrap_or(0);
-        let t = std::sync::Arc::new(EnemyThreats { by_cell, farthest });
-        memo.push((side, t.clone()));
-        t
+        self.threat_memo.get_or(side, || {
+            let mut by_cell: Vec<(Cell, i32)> =
+                self.enemies(side).map(|e| (e.cell, e.threat)).collect();
+            by_cell.sort();
+            let farthest = by_cell.iter().map(|x| x.1).max().unwrap_or(0);
+            std::sync::Arc::new(EnemyThreats { by_cell, farthest })
+        })
     }
 
     /// Sight blocked by terrain only ("in sight").
