@@ -259,6 +259,7 @@ fn whole_turn(c: &mut Criterion) {
         for pair in [
             [AiLevel::Table, AiLevel::Table],
             [AiLevel::Lookahead, AiLevel::Table],
+            [AiLevel::Commander, AiLevel::Table],
         ] {
             let records: Vec<Record> = (0..*seeds)
                 .filter_map(|s| record_at_turn(level, pair, s, *turn))

@@ -10,6 +10,8 @@
 
 use super::AiLevel;
 use crate::level::Level;
+use crate::rules::charge::ride::Reply;
+use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
@@ -174,9 +176,66 @@ pub fn standings(game: &mut Game, levels: &[AiLevel], start: Option<&[Standing]>
         .collect()
 }
 
+/// A fixed counter-strategy laid over one side's AI: the exploitation test of issue 13 ("a
+/// scripted opponent that always guesses dodges Back and always answers charges the same
+/// way"). The side plays as its strength does, except that every dodge it guesses it guesses
+/// `guess`, and every charge it answers it answers with `tac` and `reply`; an answer the rules
+/// refuse (a figure without the weapon for it) is replaced by its AI's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Fixed {
+    /// The side it plays (0 or 1).
+    pub side: u8,
+    /// Its guess at every dodge.
+    pub guess: DodgeDir,
+    /// Its TAC card against every charge.
+    pub tac: TacCard,
+    /// Its MELEE card against every charge.
+    pub reply: Reply,
+}
+
+impl Fixed {
+    /// Every dodge guessed Back; every charge met with STAND GROUND and WEAPON PARRY.
+    pub fn back_and_parry(side: u8) -> Fixed {
+        Fixed {
+            side,
+            guess: DodgeDir::Back,
+            tac: TacCard::StandGround,
+            reply: Reply::WeaponParry,
+        }
+    }
+
+    /// The order this script gives in place of `order`, its AI's.
+    pub(crate) fn over(&self, order: Order) -> Order {
+        match order {
+            Order::GuessDodge { unit, target, .. } => Order::GuessDodge {
+                unit,
+                target,
+                guess: self.guess,
+            },
+            Order::AnswerCharge { unit, .. } => Order::AnswerCharge {
+                unit,
+                tac: self.tac,
+                reply: self.reply,
+            },
+            o => o,
+        }
+    }
+}
+
 /// Plays one AI-against-AI game of `level` with dice `seed` for at most `turns` turns, side
 /// `i` at `levels[i]` (the baseline where not given).
 pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutResult {
+    play_fixed(level, seed, turns, levels, None)
+}
+
+/// [`play`], with a side's AI under a [`Fixed`] counter-strategy.
+pub fn play_fixed(
+    level: &Level,
+    seed: u64,
+    turns: u32,
+    levels: &[AiLevel],
+    fixed: Option<Fixed>,
+) -> BoutResult {
     let t0 = Instant::now();
     let mut game = Game::new(level, seed);
     let n = game.app.world().resource::<TurnState>().sides;
@@ -213,7 +272,15 @@ pub fn play(level: &Level, seed: u64, turns: u32, levels: &[AiLevel]) -> BoutRes
         let order = super::next_order(&mut game, side).unwrap_or(Order::EndSide);
         let ai = ta.elapsed();
         let tr = Instant::now();
-        let r = game.order(&order);
+        let scripted = fixed
+            .filter(|f| f.side == side)
+            .map(|f| f.over(order.clone()))
+            .filter(|o| *o != order);
+        // A refused order changes nothing (issue 15), so the AI's own may follow it.
+        let r = match scripted.map(|o| game.order(&o)) {
+            Some(Ok(())) => Ok(()),
+            _ => game.order(&order),
+        };
         let rules = tr.elapsed();
         let e = timing.phases.entry(phase.label().to_string()).or_default();
         e.orders += 1;

@@ -7,8 +7,9 @@
 //! the game itself (the actions-table rolls), so nothing the AI needs is lost on undo or load.
 
 use super::AiLevel;
+use super::command;
 use super::field::FieldCache;
-use super::look;
+use super::look::{self, note};
 use super::plan::{self, gait_change, mount_of, wanted_gait};
 use crate::rules::actions::Conduct;
 use crate::rules::grid::Cell;
@@ -49,6 +50,9 @@ pub struct AiState {
     memos: BTreeMap<u8, SideMemo>,
     /// What the stronger AI chose for each unit this turn, for [`super::explain`].
     pub notes: BTreeMap<String, String>,
+    /// The last turn each unit was played by its leader, not the table (the commander
+    /// level), for [`super::explain`].
+    pub led: BTreeMap<String, u32>,
 }
 
 /// Sets the strength a side plays at: the computer is seated there (the seat lives in the
@@ -150,7 +154,8 @@ fn half_move_order(
 ) -> Option<Order> {
     // I1/I2: every unit rolls on the table once a turn, before it moves.
     for (gi, g) in view.groups.iter().enumerate() {
-        if g.side != side || memo.rolled.contains(&g.name) {
+        // A commanded unit at the commander's level is its leader's, not the table's.
+        if g.side != side || memo.rolled.contains(&g.name) || command::led(level, view, gi) {
             continue;
         }
         if view.roll_this_turn(&g.name).is_some() || view.fighting(gi).next().is_none() {
@@ -165,7 +170,7 @@ fn half_move_order(
         memo.queue = move_order(view, side, &mut memo.fields);
         memo.done_upto = 0;
     }
-    if level == AiLevel::Lookahead {
+    if level != AiLevel::Table {
         // Once a half-move (its stamp), and again when a figure has left the map (a rout
         // renumbers the view's figures, which the threats are indexed by).
         look::prepare(world, view, side, &mut memo.fields);
@@ -193,11 +198,12 @@ fn half_move_order(
             memo.done.insert(id);
             continue;
         };
-        let Some(roll) = view.roll_this_turn(&view.groups[gi].name).cloned() else {
+        let led = command::led(level, view, gi).then(|| command::command(world, view, gi, &f.id));
+        let rolled = view.roll_this_turn(&view.groups[gi].name).map(|r| r.intent);
+        let Some(intent) = led.as_ref().map(|c| c.intent).or(rolled) else {
             memo.done.insert(id);
             continue;
         };
-        let intent = roll.intent;
         match plan::fitness(world, f.entity) {
             plan::Fit::Free => {}
             plan::Fit::Held => {
@@ -224,8 +230,18 @@ fn half_move_order(
             }
         }
         memo.done.insert(id.clone());
-        let commanded = view.fighting(gi).any(|m| m.hero);
-        let order = if level == AiLevel::Lookahead && commanded {
+        let commanded = command::is_commanded(view, gi);
+        let goal = led.as_ref().and_then(|c| {
+            let unit = &view.groups[gi].name;
+            note(world, unit, c.why.clone());
+            if let Some(mut s) = world.get_resource_mut::<AiState>() {
+                s.led.insert(unit.clone(), view.turn);
+            }
+            c.goal.clone()
+        });
+        let order = if let Some(goal) = goal {
+            plan::baseline_move(world, view, &mut memo.fields, &f, &intent, &goal)
+        } else if level != AiLevel::Table && commanded {
             look::choose_move(world, view, &mut memo.fields, &f, &intent)
         } else {
             let goal = goal_of(view, gi, &intent);

@@ -10,6 +10,7 @@
 //! of the fight.
 
 use super::AiLevel;
+use super::command;
 use super::imagine::{Imagined, imagine_round, imagine_round_with, plain_plays, worth_for};
 use crate::rules::actions::{Conduct, Intent};
 use crate::rules::melee::cards::{Choice, DodgeDir, MeleeCard, TacCard, check_play};
@@ -20,8 +21,9 @@ use crate::sim::Game;
 use crate::sim::melee::{MeleeState, Stage};
 use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::view::FigView;
 use bevy::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The figures of `side` the melee waits for now, with their index in the fight.
 pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
@@ -46,11 +48,14 @@ pub fn side_waits(world: &World, side: u8) -> bool {
 
 /// The unit intent of a fighter (a mount's is its rider's), if its unit rolled this turn.
 fn intent_of(world: &World, fight: &Fight, i: usize) -> Option<Intent> {
+    crate::sim::action_roll::roll_of_figure(world, rider_id(fight, i)).map(|r| r.intent)
+}
+
+/// The figure whose unit fighter `i` belongs to: itself, or a mount's rider.
+fn rider_id(fight: &Fight, i: usize) -> &str {
     let f = &fight.fighters[i];
-    let id = f
-        .rider
-        .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    crate::sim::action_roll::roll_of_figure(world, id).map(|r| r.intent)
+    f.rider
+        .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str())
 }
 
 /// Enemies of fighter `i`, nearest first (ties by id): "the nearest enemy" of I3.
@@ -393,19 +398,28 @@ pub fn next_card_order(
     level: AiLevel,
     tried: &mut BTreeSet<String>,
 ) -> Option<Order> {
-    let strong = level == AiLevel::Lookahead;
-    // Only the stronger AI asks who commands a figure (the waiting figure's unit has a hero
-    // still in the fight); the baseline needs no view. The kept view is brought up to date
-    // rather than built afresh for every card.
-    let commanders: Option<BTreeSet<String>> = strong.then(|| {
-        crate::sim::view::with_view(game.app.world_mut(), |_, view| {
-            view.figs
+    let strong = level != AiLevel::Table;
+    // Only the stronger levels ask who commands a figure (the waiting figure's unit has a
+    // hero still in the fight), and the commander's level what its leader told the unit; the
+    // baseline needs no view. The kept view is brought up to date rather than built afresh
+    // for every card.
+    let (commanders, orders): (Option<BTreeSet<String>>, BTreeMap<String, Intent>) = if strong {
+        crate::sim::view::with_view(game.app.world_mut(), |world, view| {
+            let led: Vec<&FigView> = view
+                .figs
                 .iter()
-                .filter(|f| f.group.is_some_and(|g| view.fighting(g).any(|m| m.hero)))
-                .map(|f| f.id.clone())
-                .collect()
+                .filter(|f| f.group.is_some_and(|g| command::is_commanded(view, g)))
+                .collect();
+            let orders = led
+                .iter()
+                .filter(|f| f.side == side && command::commands(level))
+                .filter_map(|f| Some((f.id.clone(), command::intent(world, view, f.group?, &f.id))))
+                .collect();
+            (Some(led.iter().map(|f| f.id.clone()).collect()), orders)
         })
-    });
+    } else {
+        (None, BTreeMap::new())
+    };
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
     let fight = s.fight.clone()?;
@@ -442,7 +456,10 @@ pub fn next_card_order(
     if flow::forced(&fight, t, i, tac_phase).is_some() {
         return Some(Order::Pass { unit: id });
     }
-    let intent = intent_of(world, &fight, i);
+    let intent = orders
+        .get(rider_id(&fight, i))
+        .copied()
+        .or_else(|| intent_of(world, &fight, i));
     let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
     let play = if strong && is_commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
@@ -486,9 +503,5 @@ pub fn next_card_order(
 /// True when the fighter (or a mount's rider) is one of `commanded`, the figures whose unit
 /// has a hero or leader still in the fight (the stronger AI commands them).
 fn commanded(commanded: &BTreeSet<String>, fight: &Fight, i: usize) -> bool {
-    let f = &fight.fighters[i];
-    let id = f
-        .rider
-        .map_or(f.id.as_str(), |r| fight.fighters[r].id.as_str());
-    commanded.contains(id)
+    commanded.contains(rider_id(fight, i))
 }

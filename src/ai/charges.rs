@@ -11,6 +11,7 @@
 //! the reveal.
 
 use super::AiLevel;
+use super::command;
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{MeleeCard, TacCard};
 use crate::sim::Game;
@@ -41,11 +42,14 @@ pub fn side_waits(world: &mut World, side: u8) -> bool {
 }
 
 /// Whether the unit of figure `id` was told to charge if eligible this turn.
-fn told_to_charge(world: &World, view: &View, id: &str) -> bool {
+fn told_to_charge(world: &World, view: &View, id: &str, level: AiLevel) -> bool {
     let turn = world.resource::<TurnState>().turn;
     let Some(g) = view.figs.iter().find(|f| f.id == id).and_then(|f| f.group) else {
         return false;
     };
+    if command::led(level, view, g) {
+        return command::intent(world, view, g, id).charge;
+    }
     let unit = &view.groups[g].name;
     world
         .get_resource::<ActionRolls>()
@@ -78,8 +82,8 @@ fn blow_share(
 
 /// The declaration for `id`: the nearest enemy it may charge (the stronger AI: the one its
 /// blow hurts most), or no charge.
-fn declaration(world: &mut World, view: &View, id: &str, strong: bool) -> Order {
-    if !told_to_charge(world, view, id) {
+fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong: bool) -> Order {
+    if !told_to_charge(world, view, id, level) {
         return Order::NoCharge {
             unit: id.to_string(),
         };
@@ -195,6 +199,7 @@ pub fn next_charge_order(
         // a figure already in `tried` is not asked for its charge again (it wrote "no charge").
         let key = format!("roll {}", g.name);
         if g.side == side
+            && !command::led(level, &view, gi)
             && !tried.contains(&key)
             && view.roll_this_turn(&g.name).is_none()
             && view.fighting(gi).next().is_some()
@@ -222,7 +227,7 @@ pub fn next_charge_order(
         });
     };
     tried.insert(id.clone());
-    let strong = level == AiLevel::Lookahead
+    let strong = level != AiLevel::Table
         && view
             .figs
             .iter()
@@ -230,7 +235,7 @@ pub fn next_charge_order(
             .and_then(|f| f.group)
             .is_some_and(|g| view.fighting(g).any(|m| m.hero));
     Some(match stage {
-        Stage::Declaring => declaration(world, &view, &id, strong),
+        Stage::Declaring => declaration(world, &view, &id, level, strong),
         _ => answer(world, &view, &id, strong),
     })
 }

@@ -302,7 +302,7 @@ pub fn choose_move(
     }
 }
 
-fn note(world: &mut World, unit: &str, text: String) {
+pub(super) fn note(world: &mut World, unit: &str, text: String) {
     if let Some(mut s) = world.get_resource_mut::<super::brain::AiState>() {
         s.notes.insert(unit.to_string(), text);
     }

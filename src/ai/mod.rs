@@ -2,10 +2,11 @@
 //! board, rolls a d6 on the actions table, and the result becomes real orders — gaits and
 //! paths from the same rules a player's orders go through.
 //!
-//! Two strengths: [`AiLevel::Table`], the table alone (the baseline), and
+//! Three strengths: [`AiLevel::Table`], the table alone (the baseline);
 //! [`AiLevel::Lookahead`], which obeys the same table but lets commanded units choose their
-//! targets and paths by looking ahead with the rules. `docs/ai.md` describes both and shows
-//! how they fare against each other.
+//! targets and paths by looking ahead with the rules; and [`AiLevel::Commander`], whose
+//! commanded units are not run by the table at all but by their leader ([`command`]), for the
+//! level's objectives. `docs/ai.md` describes them and shows how they fare against each other.
 //!
 //! The window plays an AI side with [`next_order`] (one order at a time, at a readable pace)
 //! or [`play_side_turn`] (everything up to the end of the side's half-move), and explains a
@@ -15,6 +16,7 @@ pub mod bout;
 pub mod brain;
 pub mod cards;
 pub mod charges;
+pub mod command;
 pub mod field;
 pub mod fire;
 pub mod imagine;
@@ -24,6 +26,8 @@ pub mod plan;
 mod speed_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_command;
 #[cfg(test)]
 mod tests_commander;
 #[cfg(test)]
@@ -116,8 +120,12 @@ pub struct Explanation {
     pub action: String,
     /// What the unit does, read against last turn.
     pub conduct: String,
-    /// What the stronger AI chose within that, if it played the unit.
+    /// What the stronger AI chose within that, if it played the unit; at the commander
+    /// level, its leader's orders.
     pub choice: Option<String>,
+    /// Its leader played it this turn, not the table (the commander level): the roll fields
+    /// are empty then.
+    pub commanded: bool,
 }
 
 /// The latest decision of the unit called `unit` (or of the unit the figure `unit` belongs
@@ -129,16 +137,29 @@ pub fn explain(game: &Game, unit: &str) -> Option<Explanation> {
         Some(g) => g.name.clone(),
         None => groups.of_figure(unit)?.name.clone(),
     };
+    let state = world.get_resource::<brain::AiState>();
+    let choice = state.and_then(|s| s.notes.get(&name).cloned());
     let roll = world
-        .get_resource::<roll::ActionRolls>()?
-        .0
-        .iter()
-        .rev()
-        .find(|r| r.unit == name)?
-        .clone();
-    let choice = world
-        .get_resource::<brain::AiState>()
-        .and_then(|s| s.notes.get(&name).cloned());
+        .get_resource::<roll::ActionRolls>()
+        .and_then(|r| r.0.iter().rev().find(|r| r.unit == name).cloned());
+    let led = state.and_then(|s| s.led.get(&name).copied());
+    if let Some(turn) = led.filter(|&t| roll.as_ref().is_none_or(|r| r.turn < t)) {
+        return Some(Explanation {
+            unit: name,
+            turn,
+            terms: Vec::new(),
+            risk: 0,
+            row: String::new(),
+            roll: 0,
+            action: String::new(),
+            conduct: "its leader commands it (the strongest level): a commanded unit does not \
+                      roll on the actions table"
+                .into(),
+            choice,
+            commanded: true,
+        });
+    }
+    let roll = roll?;
     Some(Explanation {
         unit: name,
         turn: roll.turn,
@@ -154,5 +175,6 @@ pub fn explain(game: &Game, unit: &str) -> Option<Explanation> {
         action: roll.action.text().to_string(),
         conduct: roll.intent.conduct.text(),
         choice,
+        commanded: false,
     })
 }

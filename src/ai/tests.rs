@@ -16,6 +16,11 @@ use bevy::prelude::*;
 /// A `destrier` level: Blue is surprised, so Red moves first in turn 1 without a die.
 /// `.` open, `c` hedges (cover that does not block sight), `f` woods (cover, blocks sight).
 pub(crate) fn level(rows: &[&str], figures: &[String], groups: &str) -> Level {
+    level_with(rows, figures, groups, "")
+}
+
+/// [`level`], with `more` fields after the groups (`, victory: (…)`).
+pub(crate) fn level_with(rows: &[&str], figures: &[String], groups: &str, more: &str) -> Level {
     let text = format!(
         r#"Level(name: "t", ruleset: "destrier", width: {}, height: {},
         legend: {{ '.': (name: "open", cost: 1),
@@ -25,7 +30,7 @@ pub(crate) fn level(rows: &[&str], figures: &[String], groups: &str) -> Level {
         sides: [(name: "Red", control: Ai), (name: "Blue", control: Ai)],
         surprised: Some("Blue"),
         figures: [{}],
-        groups: [{groups}])"#,
+        groups: [{groups}]{more})"#,
         rows[0].len(),
         rows.len(),
         rows.iter()

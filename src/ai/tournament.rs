@@ -9,7 +9,7 @@
 //! counts where the normal approximation does not.
 
 use super::AiLevel;
-use super::bout::{BoutResult, RollTally, play};
+use super::bout::{BoutResult, Fixed, RollTally, play_fixed};
 use crate::level::Level;
 use serde::Serialize;
 
@@ -102,17 +102,40 @@ pub fn turn_times(us: &[u64]) -> Option<(f64, u64, u64)> {
     Some((mean, p99, v[v.len() - 1]))
 }
 
+/// Who plays: the opponent `a`, the strength under test `b`, and whether `a` plays under the
+/// fixed counter-strategy of the exploitation test ([`Fixed::back_and_parry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Matchup {
+    /// The opponent.
+    pub a: AiLevel,
+    /// The strength under test.
+    pub b: AiLevel,
+    /// `a` guesses every dodge Back and meets every charge with a WEAPON PARRY.
+    pub a_fixed: bool,
+}
+
+impl Matchup {
+    /// `b` against `a`, both as they play.
+    pub fn new(a: AiLevel, b: AiLevel) -> Matchup {
+        Matchup {
+            a,
+            b,
+            a_fixed: false,
+        }
+    }
+}
+
 /// Plays `pairs` seeds from `seed` on `level`, each twice (`a` first, then `b` first), on
 /// `jobs` threads; at most `turns` turns a game (the level's own limit ends it sooner).
 pub fn play_level(
     level: &Level,
-    a: AiLevel,
-    b: AiLevel,
+    m: Matchup,
     seed: u64,
     pairs: u32,
     turns: u32,
     jobs: usize,
 ) -> Tally {
+    let Matchup { a, b, a_fixed } = m;
     let games: Vec<(u64, usize)> = (0..pairs as u64)
         .flat_map(|i| [(seed.wrapping_add(i), 1), (seed.wrapping_add(i), 0)])
         .collect();
@@ -125,7 +148,9 @@ pub fn play_level(
                     mine.into_iter()
                         .map(|(s, b_side)| {
                             let seats = if b_side == 1 { [a, b] } else { [b, a] };
-                            (play(level, s, turns, &seats), b_side)
+                            let a_side = 1 - b_side as u8;
+                            let fixed = a_fixed.then(|| Fixed::back_and_parry(a_side));
+                            (play_fixed(level, s, turns, &seats, fixed), b_side)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -178,7 +203,8 @@ mod tests {
     #[test]
     fn both_seatings_of_a_seed_are_played_and_credited_to_the_right_strength() {
         let level = crate::level::default_level().expect("the default level loads");
-        let t = play_level(&level, AiLevel::Table, AiLevel::Table, 5, 3, 20, 2);
+        let m = Matchup::new(AiLevel::Table, AiLevel::Table);
+        let t = play_level(&level, m, 5, 3, 20, 2);
         assert_eq!(t.games, 6);
         assert_eq!(t.a_wins, t.b_wins, "{t:?}");
         assert_eq!(t.draws % 2, 0, "{t:?}");

@@ -83,10 +83,10 @@ pub enum Command {
         /// Turn limit per game.
         #[arg(long, default_value_t = 20)]
         turns: u32,
-        /// How the first side plays: table (the baseline) or lookahead.
+        /// How the first side plays: table (the baseline), lookahead or commander.
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         red: crate::ai::AiLevel,
-        /// How the second side plays: table (the baseline) or lookahead.
+        /// How the second side plays: table (the baseline), lookahead or commander.
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         blue: crate::ai::AiLevel,
         /// JSON output (timings under their own `timing` key).
@@ -107,12 +107,16 @@ pub enum Command {
         /// Turn limit per game (a level's own limit ends it sooner).
         #[arg(long, default_value_t = 20)]
         turns: u32,
-        /// The opponent: table (the baseline) or lookahead.
+        /// The opponent: table (the baseline), lookahead or commander.
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         a: crate::ai::AiLevel,
         /// The strength under test.
-        #[arg(long, default_value = "lookahead", value_parser = parse_ai)]
+        #[arg(long, default_value = "commander", value_parser = parse_ai)]
         b: crate::ai::AiLevel,
+        /// The exploitation test: the opponent guesses every dodge Back and meets every
+        /// charge with STAND GROUND and WEAPON PARRY, whatever its AI would choose.
+        #[arg(long)]
+        a_fixed: bool,
         /// Threads (default: the machine's cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -125,7 +129,7 @@ pub enum Command {
 /// Parses an AI level name for clap.
 fn parse_ai(s: &str) -> Result<crate::ai::AiLevel, String> {
     crate::ai::AiLevel::parse(s)
-        .ok_or_else(|| format!("unknown AI {s:?}: expected table or lookahead"))
+        .ok_or_else(|| format!("unknown AI {s:?}: expected table, lookahead or commander"))
 }
 
 /// Runs the command line; returns the process exit code.
@@ -178,6 +182,7 @@ pub fn main() -> i32 {
             turns,
             a,
             b,
+            a_fixed,
             jobs,
             json,
         }) => tournament::run(&tournament::TournamentArgs {
@@ -187,6 +192,7 @@ pub fn main() -> i32 {
             turns,
             a,
             b,
+            a_fixed,
             jobs: jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),

@@ -4,7 +4,7 @@
 //! turn, in the last columns, is the one thing that differs from run to run.
 
 use crate::ai::AiLevel;
-use crate::ai::tournament::{Tally, play_level, turn_times};
+use crate::ai::tournament::{Matchup, Tally, play_level, turn_times};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -23,6 +23,8 @@ pub struct TournamentArgs {
     pub a: AiLevel,
     /// The strength under test.
     pub b: AiLevel,
+    /// The opponent plays the exploitation test's fixed counter-strategy.
+    pub a_fixed: bool,
     /// Threads.
     pub jobs: usize,
     /// JSON output.
@@ -42,6 +44,7 @@ struct Row {
 struct Out {
     a: AiLevel,
     b: AiLevel,
+    a_fixed: bool,
     seed: u64,
     pairs: u32,
     rows: Vec<Row>,
@@ -86,9 +89,12 @@ pub fn run(args: &TournamentArgs) -> i32 {
     let mut rows = Vec::new();
     let mut pooled = Tally::default();
     for (file, level) in &loaded {
-        let tally = play_level(
-            level, args.a, args.b, args.seed, args.pairs, args.turns, args.jobs,
-        );
+        let m = Matchup {
+            a: args.a,
+            b: args.b,
+            a_fixed: args.a_fixed,
+        };
+        let tally = play_level(level, m, args.seed, args.pairs, args.turns, args.jobs);
         pooled.merge(&tally);
         let row = Row {
             level: level.file.name.clone(),
@@ -111,6 +117,7 @@ pub fn run(args: &TournamentArgs) -> i32 {
         let out = Out {
             a: args.a,
             b: args.b,
+            a_fixed: args.a_fixed,
             seed: args.seed,
             pairs: args.pairs,
             rows,
@@ -127,13 +134,18 @@ pub fn run(args: &TournamentArgs) -> i32 {
 
 fn header(args: &TournamentArgs) -> String {
     format!(
-        "{b} against {a}: seeds {s}–{e}, each played with {b} on either side; at most {t} turns.\n\
+        "{b} against {a}{fixed}: seeds {s}–{e}, each played with {b} on either side; at most {t} turns.\n\
          Share: {b}'s wins of the decided games, with the 95% Wilson interval. \
          AI ms: a turn of both sides (mean / 99th percentile / worst; differs from run to run).\n\n\
          | level | games | {b} wins | {a} wins | draws | {b}'s share [95%] | refused | flank or rear | AI ms a turn |\n\
          |---|---|---|---|---|---|---|---|---|\n",
         a = args.a,
         b = args.b,
+        fixed = if args.a_fixed {
+            " (fixed: every dodge guessed Back, every charge met with a weapon parry)"
+        } else {
+            ""
+        },
         s = args.seed,
         e = args.seed + u64::from(args.pairs.max(1)) - 1,
         t = args.turns,

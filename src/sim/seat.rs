@@ -20,25 +20,40 @@ pub enum Strength {
     /// The table's morale result, with targets and paths of commanded units chosen by
     /// looking ahead with the rules.
     Lookahead,
+    /// Commanded units (with a hero or leader) are not run by the table: their leader plays
+    /// them for the level's objectives, as a human player plays; the rest as `Lookahead`.
+    Commander,
 }
 
 impl Strength {
     /// Every strength, weakest first (the tournament and the start screen list them).
-    pub const ALL: [Strength; 2] = [Strength::Table, Strength::Lookahead];
+    pub const ALL: [Strength; 3] = [Strength::Table, Strength::Lookahead, Strength::Commander];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Strength::Table => "table",
             Strength::Lookahead => "lookahead",
+            Strength::Commander => "commander",
         }
     }
 
-    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`).
+    /// The name the start screen shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            Strength::Table => "baseline",
+            Strength::Lookahead => "stronger",
+            Strength::Commander => "strongest",
+        }
+    }
+
+    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`,
+    /// `commander`/`strongest`).
     pub fn parse(s: &str) -> Option<Strength> {
         match s.trim().to_ascii_lowercase().as_str() {
             "table" | "baseline" | "0" => Some(Strength::Table),
-            "lookahead" | "strong" | "1" => Some(Strength::Lookahead),
+            "lookahead" | "strong" | "stronger" | "1" => Some(Strength::Lookahead),
+            "commander" | "strongest" | "2" => Some(Strength::Commander),
             _ => None,
         }
     }

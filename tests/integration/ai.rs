@@ -32,6 +32,8 @@ fn i4_no_order_the_rules_refuse_over_many_seeded_games() {
                 [AiLevel::Table, AiLevel::Table],
                 [AiLevel::Lookahead, AiLevel::Table],
                 [AiLevel::Table, AiLevel::Lookahead],
+                [AiLevel::Commander, AiLevel::Lookahead],
+                [AiLevel::Table, AiLevel::Commander],
             ] {
                 let r = bout::play(level, seed, 20, &pair);
                 games += 1;
@@ -419,4 +421,36 @@ fn i13_warhorse_tournament_plays_both_seatings_of_each_seed() {
     );
     let (code, _, err) = warhorse(&["tournament", "levels/no_such_level.ron", "--pairs", "1"]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// The exploitation test's opponent (issue 13): `--a-fixed` seats `a` under the fixed
+/// counter-strategy (`Fixed::back_and_parry`, unit-tested in `ai::tests_command`), says so in
+/// the table's header and the JSON, and its games are played without a refused order.
+#[test]
+fn i13_the_tournament_seats_the_fixed_counter_strategy() {
+    let args = [
+        "tournament",
+        "levels/charge.ron",
+        "levels/supplement_patrol.ron",
+        "--pairs",
+        "4",
+        "--a",
+        "table",
+        "--b",
+        "commander",
+        "--json",
+    ];
+    let (code, plain, err) = warhorse(&args);
+    assert_eq!(code, 0, "{err}");
+    let (code, fixed, err) = warhorse(&[&args[..], &["--a-fixed"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let p: serde_json::Value = serde_json::from_str(&plain).expect("JSON");
+    let f: serde_json::Value = serde_json::from_str(&fixed).expect("JSON");
+    assert_eq!(p["a_fixed"], false);
+    assert_eq!(f["a_fixed"], true);
+    assert_eq!(f["pooled"]["tally"]["games"], 16);
+    assert_eq!(f["pooled"]["tally"]["refused"], 0);
+    let (code, text, _) = warhorse(&[&args[..9], &["--a-fixed"]].concat());
+    assert_eq!(code, 0);
+    assert!(text.contains("every dodge guessed Back"), "{text}");
 }

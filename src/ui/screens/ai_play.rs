@@ -277,6 +277,17 @@ pub fn explanation_for(game: &Game, unit: Option<&str>) -> Result<Explanation, S
 /// The explanation's lines, as the window shows them.
 pub fn explanation_lines(e: &Explanation) -> Vec<String> {
     let mut v = vec![format!("{} — turn {}", e.unit, e.turn)];
+    if e.commanded {
+        v.push(
+            "Commanded: its hero or leader gives its orders; it does not roll on the actions \
+             table, which runs uncommanded troops (I1, I2)."
+                .into(),
+        );
+        if let Some(c) = &e.choice {
+            v.push(format!("Its orders: {c}"));
+        }
+        return v;
+    }
     v.push("Risk factor (I1):".into());
     if e.terms.is_empty() {
         v.push("  no term applies: 0".into());

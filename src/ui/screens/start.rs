@@ -21,6 +21,11 @@ pub fn ai_level_help(level: AiLevel) -> &'static str {
             "Stronger: obeys the same table, but units with a leader or hero choose targets, \
              cards and paths by looking ahead with the rules."
         }
+        AiLevel::Commander => {
+            "Strongest: units with a leader or hero are commanded, not run by the table: \
+             they go for the level's objectives and press the attack, as a player would; \
+             the rest play as the stronger level."
+        }
     }
 }
 
@@ -253,16 +258,10 @@ fn details(
                 let ai = form.controls.get(i) == Some(&Control::Ai);
                 if let Some(l) = form.ai_levels.get_mut(i).filter(|_| ai) {
                     egui::ComboBox::from_id_salt(("ai-level", i))
-                        .selected_text(match l {
-                            AiLevel::Table => "baseline",
-                            AiLevel::Lookahead => "stronger",
-                        })
+                        .selected_text(l.label())
                         .show_ui(ui, |ui| {
-                            for (lv, name) in [
-                                (AiLevel::Table, "baseline"),
-                                (AiLevel::Lookahead, "stronger"),
-                            ] {
-                                ui.selectable_value(l, lv, name)
+                            for lv in AiLevel::ALL {
+                                ui.selectable_value(l, lv, lv.label())
                                     .on_hover_text(ai_level_help(lv));
                             }
                         })

@@ -1,0 +1,209 @@
+//! The commander: the strongest level ([`AiLevel::Commander`], issue 13, item 2). The actions
+//! table is the law for *uncommanded* troops (I1–I3: seed 004 writes "uncommanded units will
+//! always shoot only at the nearest enemy"); a unit with a hero or leader still in the fight is
+//! commanded, and at this level its leader plays it as a human player plays a unit: it does not
+//! roll on the table, it goes for the level's objectives, and otherwise presses the attack
+//! with its face to the enemy, charging when a charge is open. Everything else — paths, targets,
+//! cards, charge targets and answers — is the stronger level's ([`super::look`],
+//! [`super::cards`], [`super::charges`]). Uncommanded units of the same side roll and obey the
+//! table as at every level.
+//!
+//! What a unit is told, in order (the first that applies):
+//! 1. a member named by one of its side's Exit or Reach objectives makes for that edge or
+//!    area, and stays once there;
+//! 2. its side's Hold objectives: a unit with a member in the area holds it (stands facing the
+//!    enemy); one outside goes for the area while its side does not hold it;
+//! 3. an enemy's Hold area that the enemy holds or nears is contested the same way, and an
+//!    enemy named by its side's Kill objective, or one the enemy must bring to an edge or area,
+//!    is hunted;
+//! 4. a unit with a figure its side must protect holds where it is, facing the enemy;
+//! 5. else it advances on the enemy the stronger level picks ([`super::look`]).
+//!
+//! Objectives are public (every side's briefing lists them), so this reads nothing hidden (I4).
+
+use super::AiLevel;
+use crate::rules::actions::{Conduct, Intent};
+use crate::rules::gait::Gait;
+use crate::rules::grid::Cell;
+use crate::rules::victory::{Goal, Objective};
+use crate::sim::victory::Judge;
+use crate::sim::view::View;
+use bevy::prelude::*;
+
+/// Turns before a Hold objective that does not win alone starts to count at which a
+/// commanded unit makes for its area.
+const LEAD_TURNS: u32 = 2;
+
+/// True when `level` commands the units that have a hero or leader.
+pub fn commands(level: AiLevel) -> bool {
+    level == AiLevel::Commander
+}
+
+/// True when unit `g` is commanded: a hero or leader of it is still in the fight.
+pub fn is_commanded(view: &View, g: usize) -> bool {
+    view.fighting(g).any(|m| m.hero)
+}
+
+/// True when unit `g` of a side playing at `level` is played by its leader, not the table.
+pub fn led(level: AiLevel, view: &View, g: usize) -> bool {
+    commands(level) && is_commanded(view, g)
+}
+
+/// A commanded unit's orders for the turn: the conduct the table would otherwise give, where
+/// it goes (`None`: the enemy the stronger level picks), and the words for the log and the
+/// window's explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    /// What it does; for a unit moving on a goal, an advance.
+    pub intent: Intent,
+    /// The cells it makes for, nearest first by the movement field; `None` for the enemy.
+    pub goal: Option<Vec<Cell>>,
+    /// Why, in words.
+    pub why: String,
+}
+
+/// Presses the attack: advances (a mount at a canter, the fastest gait it keeps up turn after
+/// turn, D5 and K1), ends its moves facing the nearest enemy, and charges when it may.
+fn attack(why: String, goal: Option<Vec<Cell>>) -> Command {
+    Command {
+        intent: Intent {
+            conduct: Conduct::Advance {
+                gait: Gait::Canter,
+                visible: false,
+            },
+            face_enemy: true,
+            charge: true,
+        },
+        goal,
+        why,
+    }
+}
+
+/// Stays where it is, facing the nearest enemy (a mount walks first if it must turn).
+fn hold(why: String) -> Command {
+    Command {
+        intent: Intent {
+            conduct: Conduct::Stand,
+            face_enemy: true,
+            charge: false,
+        },
+        goal: None,
+        why,
+    }
+}
+
+/// The orders the leader of unit `g` gives its figure `who` this turn.
+pub fn command(world: &World, view: &View, g: usize, who: &str) -> Command {
+    let side = view.groups[g].side;
+    let objectives: &[Objective] = world
+        .get_resource::<Judge>()
+        .map_or(&[], |j| j.victory.objectives.as_slice());
+    let members: Vec<&str> = view.fighting(g).map(|f| f.id.as_str()).collect();
+    let cells: Vec<Cell> = view.fighting(g).map(|f| f.cell).collect();
+    let (w, h) = (view.board.width, view.board.height);
+    let ours = |o: &&Objective| o.side == side;
+    let theirs = |o: &&Objective| o.side != side;
+    // 1. A figure that must reach an edge or an area makes for it; the rest of its unit
+    //    fights its way there with it.
+    for o in objectives.iter().filter(ours) {
+        let (named, area): (&[String], Vec<Cell>) = match &o.goal {
+            Goal::Exit { figures, edge } => (figures, edge_cells(*edge, w, h)),
+            Goal::Reach { figures, area } => (figures, to_cells(area)),
+            _ => continue,
+        };
+        if !named.iter().any(|n| n == who) {
+            continue;
+        }
+        let Some(me) = view.figs.iter().find(|f| f.id == who && !f.down) else {
+            continue;
+        };
+        if area.contains(&me.cell) {
+            return hold(format!("stays where its objective (\"{}\") asks", o.name));
+        }
+        // With an enemy able to fall on it, it fights first: a runner is struck in the back.
+        let pressed = view
+            .figs
+            .iter()
+            .any(|e| e.side != side && !e.down && view.dist(e.cell, me.cell) <= e.threat / 2);
+        if pressed {
+            break;
+        }
+        return attack(
+            format!("makes for its objective (\"{}\")", o.name),
+            Some(area),
+        );
+    }
+    // 2. and 3. Areas to hold or to deny.
+    for (o, own) in objectives
+        .iter()
+        .filter(ours)
+        .map(|o| (o, true))
+        .chain(objectives.iter().filter(theirs).map(|o| (o, false)))
+    {
+        let Goal::Hold {
+            area, from_turn, ..
+        } = &o.goal
+        else {
+            continue;
+        };
+        // An area that only counts later, and decides nothing alone, waits for the fight.
+        if !o.wins && view.turn + LEAD_TURNS < *from_turn {
+            continue;
+        }
+        let area = to_cells(area);
+        if cells.iter().any(|c| area.contains(c)) {
+            let what = if own {
+                "holds the area of its objective"
+            } else {
+                "stands in the enemy's area"
+            };
+            return hold(format!("{what} (\"{}\")", o.name));
+        }
+        let held_by_us = view
+            .figs
+            .iter()
+            .any(|f| f.side == side && !f.down && area.contains(&f.cell));
+        let enemy_near = view
+            .figs
+            .iter()
+            .any(|f| f.side != side && !f.down && near_area(view, f.cell, &area, 3));
+        if !held_by_us && (own || enemy_near) {
+            let what = if own {
+                "makes for the area of its objective"
+            } else {
+                "contests the enemy's area"
+            };
+            return attack(format!("{what} (\"{}\")", o.name), Some(area));
+        }
+    }
+    // 4. A figure to keep alive stays out of trouble's way.
+    let guarded = objectives.iter().filter(ours).any(|o| match &o.goal {
+        Goal::Protect { figures } => figures.iter().any(|f| members.contains(&f.as_str())),
+        _ => false,
+    });
+    if guarded {
+        return hold("keeps the figure its side must protect where it stands".into());
+    }
+    attack("presses the attack".into(), None)
+}
+
+/// The commanded unit's intent for the melee and charge phases of the turn (its command
+/// carries no goal there).
+pub fn intent(world: &World, view: &View, g: usize, who: &str) -> Intent {
+    command(world, view, g, who).intent
+}
+
+fn to_cells(area: &[(i32, i32)]) -> Vec<Cell> {
+    area.iter().map(|&(x, y)| Cell::new(x, y)).collect()
+}
+
+fn edge_cells(edge: crate::rules::victory::Edge, w: i32, h: i32) -> Vec<Cell> {
+    (0..h)
+        .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+        .filter(|&c| edge.holds(c, w, h))
+        .collect()
+}
+
+fn near_area(view: &View, c: Cell, area: &[Cell], d: i32) -> bool {
+    area.iter().any(|&a| view.dist(a, c) <= d)
+}
