@@ -23,7 +23,7 @@ use crate::sim::orders::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::FigView;
 use bevy::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The figures of `side` the melee waits for now, with their index in the fight.
 pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
@@ -403,22 +403,29 @@ pub fn next_card_order(
     // hero still in the fight), and the commander's level what its leader told the unit; the
     // baseline needs no view. The kept view is brought up to date rather than built afresh
     // for every card.
-    let (commanders, orders): (Option<BTreeSet<String>>, BTreeMap<String, Intent>) = if strong {
+    let (commanders, led_intent): (Option<BTreeSet<String>>, Option<Intent>) = if strong {
         crate::sim::view::with_view(game.app.world_mut(), |world, view| {
             let led: Vec<&FigView> = view
                 .figs
                 .iter()
                 .filter(|f| f.group.is_some_and(|g| command::is_commanded(view, g)))
                 .collect();
-            let orders = led
-                .iter()
-                .filter(|f| f.side == side && command::commands(level))
-                .filter_map(|f| Some((f.id.clone(), command::intent(world, view, f.group?, &f.id))))
-                .collect();
-            (Some(led.iter().map(|f| f.id.clone()).collect()), orders)
+            // The leader's orders for the figure the melee waits for (the one this call
+            // answers for), when its unit is commanded at the commander's level.
+            let who = world.get_resource::<MeleeState>().and_then(|s| {
+                let (i, _) = waiting_of(world, side).into_iter().next()?;
+                Some(rider_id(s.fight.as_ref()?, i).to_string())
+            });
+            let intent = who.and_then(|who| {
+                let f = led
+                    .iter()
+                    .find(|f| f.id == who && f.side == side && command::commands(level))?;
+                Some(command::intent(world, view, f.group?, &who))
+            });
+            (Some(led.iter().map(|f| f.id.clone()).collect()), intent)
         })
     } else {
-        (None, BTreeMap::new())
+        (None, None)
     };
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
@@ -456,10 +463,7 @@ pub fn next_card_order(
     if flow::forced(&fight, t, i, tac_phase).is_some() {
         return Some(Order::Pass { unit: id });
     }
-    let intent = orders
-        .get(rider_id(&fight, i))
-        .copied()
-        .or_else(|| intent_of(world, &fight, i));
+    let intent = led_intent.or_else(|| intent_of(world, &fight, i));
     let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
     let play = if strong && is_commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
