@@ -189,6 +189,20 @@ pub fn range_band(distance: i32, range: i32, mounted: bool) -> Option<usize> {
     (band < t.range_bands.len()).then_some(band)
 }
 
+/// K3: the longest distance in whole cells that [`range_band`] puts in a band for a weapon
+/// of `range` cells (every shorter one is in a band too), `None` when none is. Worked out
+/// from the bands, not by asking [`range_band`] cell by cell (issue 15: every fire phase
+/// asks it of every shooter).
+pub fn farthest_in_band(range: i32, mounted: bool) -> Option<i32> {
+    let t = tables();
+    // A mounted shooter's band is one further: the last ones it may use.
+    let last = t.range_bands.len().checked_sub(1 + usize::from(mounted))?;
+    let r = Mp::cells(range as i64);
+    let far = t.range_bands[..=last].iter().map(|&f| r.scale(f)).max()?;
+    let cells = far.floor_cells();
+    (cells >= 0).then(|| cells.min(i32::MAX as i64) as i32)
+}
+
 /// K3: the hit modifier of a band.
 pub fn band_modifier(band: usize) -> i32 {
     tables().band_modifiers.get(band).copied().unwrap_or(0)
@@ -255,6 +269,26 @@ pub fn melee_turn_limit(gait: Gait, moved: Mp, basis: Mp) -> i32 {
 mod tests {
     use super::*;
     use crate::rules::melee::cards::{TacCard, c8_allows};
+
+    #[test]
+    fn k3_the_farthest_distance_in_a_band_is_where_range_band_stops() {
+        // What `range_band` says cell by cell, from 0 until a distance is in no band.
+        for range in 0..40 {
+            for mounted in [false, true] {
+                let walked = (0..)
+                    .take_while(|&d| range_band(d, range, mounted).is_some())
+                    .last();
+                assert_eq!(
+                    farthest_in_band(range, mounted),
+                    walked,
+                    "{range} {mounted}"
+                );
+                if let Some(d) = walked {
+                    assert!(range_band(d + 1, range, mounted).is_none());
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_table_file_parses() {

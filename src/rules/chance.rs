@@ -163,8 +163,11 @@ pub struct RollFacts {
 impl RollFacts {
     /// Facts with `foes` sorted for lookup.
     pub fn new(home: Cell, weight: u32, dexterity: u8, mut foes: Vec<(Cell, u8)>) -> RollFacts {
-        foes.sort();
-        foes.dedup_by_key(|f| f.0);
+        // The simulation's kept foes come sorted, one a cell: only checked then (issue 15).
+        if !foes.is_sorted_by(|a, b| a.0 < b.0) {
+            foes.sort();
+            foes.dedup_by_key(|f| f.0);
+        }
         RollFacts {
             home,
             weight,

@@ -158,6 +158,7 @@ trait Queue {
 struct HeapQueue(BinaryHeap<Reverse<(i64, u32)>>);
 
 impl Queue for HeapQueue {
+    #[inline]
     fn push(&mut self, d: i64, i: u32) {
         self.0.push(Reverse((d, i)));
     }
@@ -199,7 +200,9 @@ impl BucketQueue {
             return Some(BucketQueue::new(1, 1, ordered));
         }
         let span = costs().max().unwrap_or(unit) / unit;
-        (span < MAX_RING).then(|| BucketQueue::new(unit, span as usize + 1, ordered))
+        // A ring of a power of two buckets, so a distance's bucket is a mask, not a division.
+        (span < MAX_RING)
+            .then(|| BucketQueue::new(unit, (span as usize + 1).next_power_of_two(), ordered))
     }
 
     fn new(unit: i64, len: usize, ordered: bool) -> BucketQueue {
@@ -247,8 +250,10 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 impl Queue for BucketQueue {
+    #[inline]
     fn push(&mut self, d: i64, i: u32) {
-        let k = (d / self.unit) as usize % self.ring.len();
+        // The ring's length is a power of two (`for_costs`).
+        let k = (d / self.unit) as usize & (self.ring.len() - 1);
         self.ring[k].push(i);
         self.full[k / 64] |= 1 << (k % 64);
         self.queued += 1;
@@ -312,8 +317,9 @@ struct Search {
     width: i32,
     height: i32,
     grid: GridKind,
-    /// Step cost by terrain id (-1: may not enter), so the inner loop reads one table.
-    cost: Vec<i64>,
+    /// Step cost by terrain id (-1: may not enter), so the inner loop reads one table (of
+    /// 256: a terrain id, a byte, needs no bounds check there).
+    cost: Box<[i64; 256]>,
     queue: AnyQueue,
     /// The last distance taken out of the queue: every cell at or below it is settled.
     settled: i64,
@@ -324,7 +330,7 @@ struct Search {
 
 impl Search {
     fn new(board: &Board, mult: &[Option<i64>], queue: AnyQueue) -> Search {
-        let mut cost = vec![-1i64; 256];
+        let mut cost = Box::new([-1i64; 256]);
         for (t, m) in mult.iter().enumerate().take(256) {
             cost[t] = m.unwrap_or(-1);
         }
@@ -357,39 +363,18 @@ impl Search {
     /// neighbours are relaxed in changes nothing: a cell keeps the least distance offered,
     /// and the queue orders by (distance, index).
     fn relax(&mut self, dist: &mut [i64], i: usize, d: i64) {
-        let (w, h) = (self.width, self.height);
-        let (x, y) = (i as i32 % w, i as i32 / w);
-        let (terrain, cost, queue) = (&self.terrain, &self.cost, &mut self.queue);
-        let mut offer = |j: usize| {
-            let m = cost[terrain[j] as usize];
-            if m < 0 {
-                return;
-            }
-            let nd = d + m;
-            if nd < dist[j] {
-                dist[j] = nd;
-                queue.push(nd, j as u32);
-            }
+        // The queue is told apart once a cell, not once a neighbour (issue 15: the search
+        // was a quarter of an AI side-turn at the limits).
+        let board = Grid {
+            terrain: &self.terrain,
+            cost: &self.cost,
+            width: self.width,
+            height: self.height,
+            kind: self.grid,
         };
-        if self.grid == GridKind::Square {
-            for dy in -1..=1 {
-                let ny = y + dy;
-                if ny < 0 || ny >= h {
-                    continue;
-                }
-                for dx in -1..=1 {
-                    let nx = x + dx;
-                    if (dx, dy) != (0, 0) && nx >= 0 && nx < w {
-                        offer((ny * w + nx) as usize);
-                    }
-                }
-            }
-        } else {
-            for (_, nb) in self.grid.neighbours(Cell::new(x, y)) {
-                if nb.x >= 0 && nb.y >= 0 && nb.x < w && nb.y < h {
-                    offer((nb.y * w + nb.x) as usize);
-                }
-            }
+        match &mut self.queue {
+            AnyQueue::Buckets(q) => board.relax(q, dist, i, d),
+            AnyQueue::Heap(q) => board.relax(q, dist, i, d),
         }
     }
 
@@ -405,6 +390,71 @@ impl Search {
             self.relax(dist, j, d);
         }
         true
+    }
+}
+
+/// What a search steps over: the terrain, its step costs and the grid.
+struct Grid<'a> {
+    terrain: &'a [u8],
+    cost: &'a [i64; 256],
+    width: i32,
+    height: i32,
+    kind: GridKind,
+}
+
+impl Grid<'_> {
+    /// [`Search::relax`] with the queue's kind known.
+    #[inline]
+    fn relax<Q: Queue>(&self, queue: &mut Q, dist: &mut [i64], i: usize, d: i64) {
+        let (w, h) = (self.width, self.height);
+        let (x, y) = (i as i32 % w, i as i32 / w);
+        let mut offer = |j: usize| {
+            let m = self.cost[self.terrain[j] as usize];
+            if m < 0 {
+                return;
+            }
+            let nd = d + m;
+            if nd < dist[j] {
+                dist[j] = nd;
+                queue.push(nd, j as u32);
+            }
+        };
+        if self.kind != GridKind::Square {
+            for (_, nb) in self.kind.neighbours(Cell::new(x, y)) {
+                if nb.x >= 0 && nb.y >= 0 && nb.x < w && nb.y < h {
+                    offer((nb.y * w + nb.x) as usize);
+                }
+            }
+            return;
+        }
+        // Away from the edges the eight neighbours are fixed offsets; at an edge, the block
+        // of rows and columns round `i` that lies on the board.
+        let wu = w as usize;
+        if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+            let around = [
+                i - wu - 1,
+                i - wu,
+                i - wu + 1,
+                i - 1,
+                i + 1,
+                i + wu - 1,
+                i + wu,
+                i + wu + 1,
+            ];
+            for j in around {
+                offer(j);
+            }
+            return;
+        }
+        let (x0, x1) = ((x - 1).max(0) as usize, (x + 1).min(w - 1) as usize);
+        let (y0, y1) = ((y - 1).max(0) as usize, (y + 1).min(h - 1) as usize);
+        for row in (y0..y1 + 1).map(|ny| ny * wu) {
+            for j in row + x0..row + x1 + 1 {
+                if j != i {
+                    offer(j);
+                }
+            }
+        }
     }
 }
 

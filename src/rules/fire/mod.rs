@@ -174,11 +174,7 @@ pub fn farthest_shot(fight: &Fight, t: &Tables, i: usize, facts: &ShooterFacts) 
     }
     let me = &fight.fighters[i];
     let w = me.in_hand(t).filter(|w| w.is_missile())?;
-    let mounted = me.mount.is_some();
-    // The bands widen with distance (K3), so the last distance in a band ends the reach.
-    (0..)
-        .take_while(|&d| cavalry::range_band(d, w.range, mounted).is_some())
-        .last()
+    cavalry::farthest_in_band(w.range, me.mount.is_some())
 }
 
 /// May fighter `i` loose one shot at fighter `j` now? Checks the shooter (up, a missile

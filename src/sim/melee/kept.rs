@@ -15,6 +15,7 @@ use crate::rules::gait::Gait;
 use crate::rules::melee::fight::{Fight, Fighter, FirstHalf};
 use crate::rules::melee::tables::tables;
 use crate::rules::ruleset::{Encumbrance, TroopType};
+use crate::sim::changes::{WrittenSince, component_ids};
 use crate::sim::components::*;
 use crate::sim::phase::TurnState;
 use crate::sim::world::{Map, Rules};
@@ -56,38 +57,6 @@ type FightQuery = (
     ),
 );
 
-/// A figure one of whose components [`FightQuery`] reads was written (or added) since the
-/// world's last change tick, which the check sets to the kept model's. `Changed` is Bevy's own
-/// per-column test: cheaper than reading every tick of every figure into a list.
-type Written = Or<(
-    Or<(
-        Changed<FigureId>,
-        Changed<SideId>,
-        Changed<Position>,
-        Changed<Facing>,
-        Changed<Stand>,
-        Changed<Weight>,
-        Changed<Blows>,
-        Changed<Body>,
-        Changed<Allowance>,
-        Changed<Dexterity>,
-        Changed<Armour>,
-    )>,
-    Or<(
-        Changed<Encumbered>,
-        Changed<Weapon>,
-        Changed<Shield>,
-        Changed<RidingOn>,
-        Changed<CarriedBy>,
-        Changed<GaitState>,
-        Changed<HorseClassKey>,
-        Changed<Conditions>,
-        Changed<Combatant>,
-        Changed<CombatStatus>,
-        Changed<Troop>,
-    )>,
-)>;
-
 /// A model older than this many change ticks is read afresh: Bevy clamps very old ticks, after
 /// which "written since" can no longer be told.
 const MAX_AGE: u32 = 1 << 30;
@@ -109,7 +78,7 @@ struct Kept {
 /// The query states of the kept model: what it reads, and what tells that it was written.
 struct Queries {
     read: QueryState<FightQuery>,
-    written: QueryState<(), Written>,
+    written: WrittenSince,
 }
 
 /// The model last read, and what it was read from.
@@ -154,7 +123,13 @@ pub fn kept_fight(world: &mut World) -> (Arc<Fight>, Arc<[Entity]>) {
     let mut queries = queries.unwrap_or_else(|| {
         Box::new(Queries {
             read: world.query::<FightQuery>(),
-            written: world.query_filtered::<(), Written>(),
+            written: WrittenSince::new(
+                Vec::new(),
+                component_ids!(world; FigureId, SideId, Position, Facing, Stand, Weight, Blows,
+                    Body, Allowance, Dexterity, Armour, Encumbered, Weapon, Shield, RidingOn,
+                    CarriedBy, GaitState, HorseClassKey, Conditions, Combatant, CombatStatus,
+                    Troop),
+            ),
         })
     });
     // Whatever is written from now on carries a tick newer than this.
@@ -260,9 +235,7 @@ fn unchanged(world: &mut World, last: &Last, queries: &mut Queries) -> bool {
     if !same_tables(world, &queries.read, &last.tables) {
         return false;
     }
-    // `Changed` compares with the world's last change tick: the model's, for this look.
-    let written = &mut queries.written;
-    !world.last_change_tick_scope(last.since, |w| written.iter(w).next().is_some())
+    !queries.written.any(world, last.since)
 }
 
 /// D6: the first half-move's engagements of this turn, when they were noted.

@@ -17,6 +17,7 @@ use super::{ContactFacts, Exemption, exemption, sorted_cells, touches_front};
 use crate::rules::board::Board;
 use crate::rules::grid::{Cell, GridKind};
 use crate::rules::ruleset::{Encumbrance, TroopType};
+use crate::sim::changes::{WrittenSince, component_ids};
 use crate::sim::components::*;
 use bevy::ecs::change_detection::Tick;
 use bevy::prelude::*;
@@ -47,30 +48,6 @@ type OrderQuery = QueryState<
         With<Facing>,
         With<Stand>,
         With<Weight>,
-    ),
->;
-
-/// The figures [`FactQuery`] reads with a component written since the last read.
-type ChangedQuery = QueryState<
-    Entity,
-    (
-        With<SideId>,
-        With<Position>,
-        With<Facing>,
-        With<Stand>,
-        With<Weight>,
-        Or<(
-            Changed<SideId>,
-            Changed<Position>,
-            Changed<Facing>,
-            Changed<Stand>,
-            Changed<Weight>,
-            Changed<Encumbered>,
-            Changed<RidingOn>,
-            Changed<CarriedBy>,
-            Changed<Troop>,
-            Changed<Dexterity>,
-        )>,
     ),
 >;
 
@@ -115,6 +92,9 @@ struct Enemies {
     /// D16: the cells touching the front of an enemy the mover is not exempt from, sorted,
     /// by what the exemption reads of the mover.
     stops: HashMap<StopKey, Vec<Cell>>,
+    /// Every enemy's cell with its row, sorted: the enemies next to a mover are looked up,
+    /// not searched for among all of them (issue 15).
+    cells: Option<Vec<(Cell, u32)>>,
 }
 
 /// What [`exemption`] reads of the mover: side, encumbrance, stand size, weight, and which
@@ -129,10 +109,13 @@ struct Kept {
     /// Index into `raw` of each entity (by entity index); stale entries are checked.
     slot: Vec<u32>,
     rows: Vec<Row>,
+    /// The row of each figure read (by index into `raw`), `u32::MAX` for a carried one.
+    row_of: Vec<u32>,
     /// By the mover's side.
     sides: Vec<Enemies>,
     order: Option<OrderQuery>,
-    changed: Option<ChangedQuery>,
+    /// The figures [`FactQuery`] reads with a component written since the last read.
+    changed: Option<WrittenSince>,
     /// The world's change tick at the last read (anything written later is newer) and how
     /// many times a component of [`FactQuery`] was taken away by then
     /// ([`crate::sim::changes::removals_of`]); `None`: read everything next time.
@@ -182,19 +165,12 @@ pub(super) fn around(world: &mut World, unit: Entity, initiative: Option<u8>) ->
     if kept.query.is_none() {
         kept.query = Some(world.query::<FactQuery>());
         kept.order = Some(world.query_filtered());
-        kept.changed = Some(world.query_filtered());
-        kept.read_ids = vec![
-            world.register_component::<SideId>(),
-            world.register_component::<Position>(),
-            world.register_component::<Facing>(),
-            world.register_component::<Stand>(),
-            world.register_component::<Weight>(),
-            world.register_component::<Encumbered>(),
-            world.register_component::<RidingOn>(),
-            world.register_component::<CarriedBy>(),
-            world.register_component::<Troop>(),
-            world.register_component::<Dexterity>(),
-        ];
+        kept.read_ids = component_ids!(world; SideId, Position, Facing, Stand, Weight,
+            Encumbered, RidingOn, CarriedBy, Troop, Dexterity);
+        kept.changed = Some(WrittenSince::new(
+            component_ids!(world; SideId, Position, Facing, Stand, Weight),
+            kept.read_ids.clone(),
+        ));
     }
     let written = kept.written_since(world);
     // Whatever is written from now on carries a tick newer than this.
@@ -225,6 +201,7 @@ impl Enemies {
         self.contacts = None;
         self.foes = None;
         self.stops.clear();
+        self.cells = None;
     }
 }
 
@@ -260,9 +237,8 @@ impl Kept {
             return false;
         }
         let changed = self.changed.as_mut().expect("made with the query");
-        let scratch = &mut self.scratch;
-        scratch.clear();
-        world.last_change_tick_scope(since, |world| scratch.extend(changed.iter(world)));
+        self.scratch.clear();
+        changed.list(world, since, &mut self.scratch);
         true
     }
 
@@ -338,11 +314,14 @@ impl Kept {
     /// read of their enemies when a figure of another side is no longer as it was.
     fn rows_from_raw(&mut self) {
         let mut n = 0;
+        self.row_of.clear();
+        self.row_of.resize(self.raw.len(), u32::MAX);
         for i in 0..self.raw.len() {
             let r = self.raw[i];
             if r.carried {
                 continue;
             }
+            self.row_of[i] = n as u32;
             // A rider touches with its mount's stand and weighs with it (D16).
             let mount = r.riding.and_then(|m| {
                 let j = *self.slot.get(m.index_u32() as usize)? as usize;
@@ -390,7 +369,11 @@ impl Kept {
     fn around(&mut self, world: &World, unit: Entity, initiative: Option<u8>) -> Around {
         let grid = world.resource::<crate::sim::world::Rules>().0.grid;
         let board = &world.resource::<crate::sim::world::Map>().0;
-        let Some(me) = self.rows.iter().find(|r| r.facts.entity == unit).copied() else {
+        let me = (self.slot.get(unit.index_u32() as usize))
+            .filter(|&&i| self.raw.get(i as usize).is_some_and(|r| r.e == unit))
+            .and_then(|&i| self.rows.get(*self.row_of.get(i as usize)? as usize))
+            .copied();
+        let Some(me) = me else {
             return Around {
                 me: None,
                 dex: 0,
@@ -428,8 +411,22 @@ impl Kept {
             .entry(key)
             .or_insert_with(|| stop_cells(grid, board, &me.facts, enemies(), initiative))
             .clone();
-        // In the order the world lists the figures now.
-        let mut touching: Vec<(u32, ContactFacts)> = enemies()
+        // The enemies next to the mover, in the order the world lists the figures now.
+        let cells = mine.cells.get_or_insert_with(|| {
+            let mut v: Vec<(Cell, u32)> = (rows.iter().enumerate())
+                .filter(|(_, r)| r.facts.side != me.facts.side)
+                .map(|(k, r)| (r.facts.cell, k as u32))
+                .collect();
+            v.sort();
+            v
+        });
+        let mut touching: Vec<(u32, ContactFacts)> = grid
+            .neighbours(me.facts.cell)
+            .flat_map(|(_, c)| {
+                let from = cells.partition_point(|x| x.0 < c);
+                cells[from..].iter().take_while(move |x| x.0 == c)
+            })
+            .map(|&(_, k)| &rows[k as usize])
             .filter(|r| touches_front(grid, &r.facts, me.facts.cell))
             .map(|r| (self.rank[r.at as usize], r.facts))
             .collect();

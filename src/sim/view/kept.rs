@@ -13,6 +13,7 @@ use super::{FigQuery, View, fill, link_groups, row_of};
 use crate::rules::board::Board;
 use crate::rules::ruleset::TroopType;
 use crate::sim::action_roll::ActionRolls;
+use crate::sim::changes::{WrittenSince, component_ids};
 use crate::sim::components::*;
 use crate::sim::groups::Groups;
 use crate::sim::phase::{Phase, TurnState};
@@ -55,65 +56,6 @@ type MountQuery = (
     Option<Ref<'static, Rate>>,
 );
 
-/// The figures ([`TickQuery`]'s) with a component written since the last look: whether each
-/// is carried now and its troop type (as `row_of`, mounts and riderless horses are no figure).
-type ChangedFigs = QueryState<
-    (Entity, Has<CarriedBy>, &'static Troop),
-    (
-        (
-            With<FigureId>,
-            With<SideId>,
-            With<Position>,
-            With<Facing>,
-            With<Stand>,
-            With<Quality>,
-            With<Weapon>,
-            With<Body>,
-            With<Rate>,
-            With<Armour>,
-            With<Blows>,
-        ),
-        Or<(
-            Or<(
-                Changed<FigureId>,
-                Changed<SideId>,
-                Changed<Position>,
-                Changed<Facing>,
-                Changed<Stand>,
-                Changed<Troop>,
-                Changed<Quality>,
-            )>,
-            Or<(
-                Changed<Weapon>,
-                Changed<Body>,
-                Changed<Rate>,
-                Changed<RidingOn>,
-                Changed<CarriedBy>,
-                Changed<Armour>,
-                Changed<Blows>,
-                Changed<CombatStatus>,
-            )>,
-        )>,
-    ),
->;
-
-/// The mounts ([`MountQuery`]'s) with a component written since the last look.
-type ChangedMounts = QueryState<
-    Entity,
-    (
-        With<CarriedBy>,
-        Or<(
-            Changed<Body>,
-            Changed<Stand>,
-            Changed<Facing>,
-            Changed<GaitState>,
-            Changed<GallopStreak>,
-            Changed<Rate>,
-            Changed<CarriedBy>,
-        )>,
-    ),
->;
-
 /// A mount as last looked at: which look, which of [`MountQuery`]'s components it had, and
 /// whether any was written since the look before.
 #[derive(Clone, Copy)]
@@ -148,8 +90,12 @@ struct Changes {
     /// Every rider's mount is in `by_mount` (no two riders share one): the figures changed
     /// since the last look may be read alone ([`View::refresh_changed`]).
     indexed: bool,
-    changed_figs: Option<ChangedFigs>,
-    changed_mounts: Option<ChangedMounts>,
+    /// The figures ([`TickQuery`]'s) and the mounts ([`MountQuery`]'s) with a component
+    /// written since the last look.
+    changed_figs: Option<WrittenSince>,
+    changed_mounts: Option<WrittenSince>,
+    /// Scratch: the entities they list.
+    scratch: Vec<Entity>,
     /// The figures and mounts written since the last look, when `fast`.
     figs_written: Vec<(Entity, bool, bool)>,
     mounts_written: Vec<Entity>,
@@ -171,21 +117,37 @@ impl Changes {
             return;
         }
         if self.changed_figs.is_none() {
-            self.changed_figs = Some(world.query_filtered());
-            self.changed_mounts = Some(world.query_filtered());
+            self.changed_figs = Some(WrittenSince::new(
+                component_ids!(world; FigureId, SideId, Position, Facing, Stand, Troop, Quality,
+                    Weapon, Body, Rate, Armour, Blows),
+                component_ids!(world; FigureId, SideId, Position, Facing, Stand, Troop, Quality,
+                    Weapon, Body, Rate, RidingOn, CarriedBy, Armour, Blows, CombatStatus),
+            ));
+            self.changed_mounts = Some(WrittenSince::new(
+                component_ids!(world; CarriedBy),
+                component_ids!(world; Body, Stand, Facing, GaitState, GallopStreak, Rate,
+                    CarriedBy),
+            ));
         }
+        let world: &World = world;
         let figs = self.changed_figs.as_mut().expect("just made");
         let mounts = self.changed_mounts.as_mut().expect("just made");
-        let (fw, mw) = (&mut self.figs_written, &mut self.mounts_written);
+        let (fw, mw, scratch) = (
+            &mut self.figs_written,
+            &mut self.mounts_written,
+            &mut self.scratch,
+        );
+        scratch.clear();
+        figs.list(world, since, scratch);
         fw.clear();
+        fw.extend(scratch.iter().map(|&e| {
+            let horse = world
+                .get::<Troop>(e)
+                .is_some_and(|t| t.0 == TroopType::Horse);
+            (e, world.get::<CarriedBy>(e).is_some(), horse)
+        }));
         mw.clear();
-        world.last_change_tick_scope(since, |world| {
-            fw.extend(
-                figs.iter(world)
-                    .map(|(e, carried, t)| (e, carried, t.0 == TroopType::Horse)),
-            );
-            mw.extend(mounts.iter(world));
-        });
+        mounts.list(world, since, mw);
         self.fast = true;
     }
 }
