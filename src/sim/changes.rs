@@ -82,8 +82,8 @@ impl Since {
         }
     }
 
-    /// True when one tick of `ticks` is newer than the look (every tick is read: without a
-    /// way out of the loop it compiles to vector instructions).
+    /// True when one tick of `ticks` is newer than the look (a column is read to its end:
+    /// the tables asked this are small).
     fn any(self, ticks: &[UnsafeCell<Tick>]) -> bool {
         ticks.iter().fold(false, |a, t| a | self.newer(t))
     }

@@ -188,25 +188,9 @@ pub fn with_view<R>(world: &mut World, f: impl FnOnce(&mut World, &View) -> R) -
             cache.query = Some(world.query::<FigQuery>());
             cache.changes.ticks = Some(world.query::<TickQuery>());
             cache.changes.mounts = Some(world.query_filtered::<MountQuery, With<CarriedBy>>());
-            cache.changes.read_ids = vec![
-                world.register_component::<FigureId>(),
-                world.register_component::<SideId>(),
-                world.register_component::<Position>(),
-                world.register_component::<Facing>(),
-                world.register_component::<Stand>(),
-                world.register_component::<Troop>(),
-                world.register_component::<Quality>(),
-                world.register_component::<Weapon>(),
-                world.register_component::<Body>(),
-                world.register_component::<Rate>(),
-                world.register_component::<RidingOn>(),
-                world.register_component::<CarriedBy>(),
-                world.register_component::<Armour>(),
-                world.register_component::<Blows>(),
-                world.register_component::<CombatStatus>(),
-                world.register_component::<GaitState>(),
-                world.register_component::<GallopStreak>(),
-            ];
+            cache.changes.read_ids = component_ids!(world; FigureId, SideId, Position, Facing,
+                Stand, Troop, Quality, Weapon, Body, Rate, RidingOn, CarriedBy, Armour, Blows,
+                CombatStatus, GaitState, GallopStreak);
         }
         // Whatever is written from now on carries a tick newer than `look`.
         let look = world.increment_change_tick();
