@@ -305,24 +305,22 @@ impl Game {
     /// uses (the phase transitions, the turn's systems), then the change trackers cleared as
     /// `App::update` does. The other schedules of Bevy's main loop (fixed time, scenes,
     /// post-update) hold nothing of the simulation, and looking each one up was a third of a
-    /// replay's time (issue 15). The transitions run only when one is pending: the phase is
-    /// the simulation's only state, and without a `NextState` its schedule does nothing.
-    /// Returns whether they ran.
+    /// replay's time (issue 15). A pending change of phase is made by
+    /// [`phase::enter_next`], not Bevy's `StateTransition` schedule (whose machinery was a
+    /// sixth of a replay's time). Returns whether the phase changed.
     fn step(&mut self) -> bool {
         let world = self.app.world_mut();
-        let transition = !matches!(*world.resource::<NextState<Phase>>(), NextState::Unchanged);
-        if transition {
-            world.run_schedule(bevy::state::state::StateTransition);
-        }
+        let transition = phase::enter_next(world);
         world.run_schedule(Update);
         world.clear_trackers();
         transition
     }
 
     /// Runs frames until the game waits for an order (a half-move with a side to move).
-    /// The message buffers (`First`) are swapped after frames that changed the phase: the
-    /// transitions are the only writers of messages in the simulation and nothing in it reads
-    /// one, so the buffers only need to stay bounded.
+    /// The message buffers (`First`) are swapped after frames that changed the phase. Only
+    /// Bevy's first transition, in [`Game::new`]'s `App::update`, writes a message (the phase
+    /// changes by [`phase::enter_next`] after it) and nothing in the simulation reads one: the
+    /// swap keeps the buffers bounded should anything write more.
     pub fn run_until_orders(&mut self) {
         let mut transitions = false;
         for _ in 0..64 {
