@@ -377,3 +377,90 @@ pub fn enter_next(world: &mut World) -> bool {
     let _ = world.try_run_schedule(OnEnter(entered));
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::state::app::StatesPlugin;
+
+    /// Counts the runs of `OnEnter(Tac)` and `OnExit(Tac)`.
+    #[derive(Resource, Default)]
+    struct Seen {
+        entered: u32,
+        exited: u32,
+    }
+
+    fn app() -> App {
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Phase>()
+            .init_resource::<Seen>()
+            .add_systems(OnEnter(Phase::Tac), |mut s: ResMut<Seen>| s.entered += 1)
+            .add_systems(OnExit(Phase::Tac), |mut s: ResMut<Seen>| s.exited += 1);
+        app.update();
+        app
+    }
+
+    fn seen(app: &App) -> (u32, u32) {
+        let s = app.world().resource::<Seen>();
+        (s.entered, s.exited)
+    }
+
+    #[test]
+    fn enter_next_changes_the_phase_as_bevys_transition_does() {
+        let mut app = app();
+        let world = app.world_mut();
+        assert!(!enter_next(world), "nothing pending");
+        world.resource_mut::<NextState<Phase>>().set(Phase::Tac);
+        assert!(enter_next(world));
+        assert_eq!(*world.resource::<State<Phase>>().get(), Phase::Tac);
+        assert_eq!(seen(&app), (1, 0));
+        // To the same phase: `set` exits and enters again, `set_if_neq` does neither.
+        let world = app.world_mut();
+        world.resource_mut::<NextState<Phase>>().set(Phase::Tac);
+        assert!(enter_next(world));
+        assert_eq!(seen(&app), (2, 1));
+        let world = app.world_mut();
+        *world.resource_mut::<NextState<Phase>>() = NextState::PendingIfNeq(Phase::Tac);
+        assert!(enter_next(world));
+        assert_eq!(seen(&app), (2, 1));
+        let world = app.world_mut();
+        world
+            .resource_mut::<NextState<Phase>>()
+            .set(Phase::MeleeRounds);
+        assert!(enter_next(world));
+        assert_eq!(
+            *app.world().resource::<State<Phase>>().get(),
+            Phase::MeleeRounds
+        );
+        assert_eq!(seen(&app), (2, 2));
+        assert!(matches!(
+            *app.world().resource::<NextState<Phase>>(),
+            NextState::Unchanged
+        ));
+    }
+
+    #[test]
+    fn enter_next_runs_what_bevys_state_transition_schedule_runs() {
+        let steps = [
+            NextState::Pending(Phase::Tac),
+            NextState::Pending(Phase::Tac),
+            NextState::PendingIfNeq(Phase::Tac),
+            NextState::PendingIfNeq(Phase::MeleeRounds),
+            NextState::Pending(Phase::Tac),
+        ];
+        let (mut ours, mut bevys) = (app(), app());
+        for step in steps {
+            *ours.world_mut().resource_mut::<NextState<Phase>>() = step.clone();
+            *bevys.world_mut().resource_mut::<NextState<Phase>>() = step;
+            enter_next(ours.world_mut());
+            bevys
+                .world_mut()
+                .run_schedule(bevy::state::state::StateTransition);
+            assert_eq!(seen(&ours), seen(&bevys));
+            let phase = |a: &App| *a.world().resource::<State<Phase>>().get();
+            assert_eq!(phase(&ours), phase(&bevys));
+        }
+        assert_eq!(seen(&ours), (3, 2));
+    }
+}
