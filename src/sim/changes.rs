@@ -28,6 +28,13 @@ pub fn removals_of(world: &World, ids: &[ComponentId]) -> usize {
         .sum()
 }
 
+/// True when `since` is too old to tell what was written after it (more than 2³⁰ ticks ago):
+/// Bevy clamps very old ticks, so a kept model that old is read afresh. Every look through
+/// [`WrittenSince`] is asked this first.
+pub fn too_old(world: &World, since: Tick) -> bool {
+    world.read_change_tick().get().wrapping_sub(since.get()) > 1 << 30
+}
+
 /// The ids of the component types listed, registered in `world` if they were not yet.
 macro_rules! component_ids {
     ($world:expr; $($t:ty),+ $(,)?) => {
@@ -58,8 +65,8 @@ pub struct WrittenSince {
     written: Vec<u8>,
 }
 
-/// "Written since": the world's tick now and the age of the tick looked from. Within 2³⁰
-/// ticks this is what Bevy's `Changed` says, without its clamp of very old ticks.
+/// "Written since": the world's tick now and the age of the tick looked from. For a tick not
+/// [`too_old`] this is what Bevy's `Changed` says, without its clamp of very old ticks.
 #[derive(Clone, Copy)]
 struct Since {
     now: u32,
@@ -106,8 +113,7 @@ impl WrittenSince {
         }
     }
 
-    /// Appends to `out` the entities written since `since`, which must be less than 2³⁰
-    /// ticks old (the callers read everything afresh past that).
+    /// Appends to `out` the entities written since `since`, which must not be [`too_old`].
     pub fn list(&mut self, world: &World, since: Tick, out: &mut Vec<Entity>) {
         self.match_tables(world);
         let since = Since::new(world, since);

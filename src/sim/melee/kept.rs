@@ -57,10 +57,6 @@ type FightQuery = (
     ),
 );
 
-/// A model older than this many change ticks is read afresh: Bevy clamps very old ticks, after
-/// which "written since" can no longer be told.
-const MAX_AGE: u32 = 1 << 30;
-
 /// The kept fight model of a world (see the module's doc). Inserted by the simulation plugin;
 /// a world without it reads the model afresh each time.
 #[derive(Resource, Default)]
@@ -220,7 +216,7 @@ fn same_tables(
 /// reads written), and the board and the ruleset are the same.
 fn unchanged(world: &mut World, last: &Last, queries: &mut Queries) -> bool {
     let now = world.read_change_tick();
-    if now.get().wrapping_sub(last.since.get()) > MAX_AGE {
+    if crate::sim::changes::too_old(world, last.since) {
         return false;
     }
     let newer = |t: Tick| t.is_newer_than(last.since, now);

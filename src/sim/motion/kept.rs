@@ -51,10 +51,6 @@ type OrderQuery = QueryState<
     ),
 >;
 
-/// A read older than this many change ticks is not brought up to date: Bevy clamps very old
-/// ticks, after which "written since" can no longer be told.
-const MAX_AGE: u32 = 1 << 30;
-
 /// One figure of [`FactQuery`] as read, before mounts are paired with riders.
 #[derive(Clone, Copy, PartialEq)]
 struct Raw {
@@ -214,8 +210,7 @@ impl Kept {
         let Some((since, removed)) = self.since else {
             return false;
         };
-        let now = world.read_change_tick();
-        if now.get().wrapping_sub(since.get()) > MAX_AGE
+        if crate::sim::changes::too_old(world, since)
             || crate::sim::changes::removals_of(world, &self.read_ids) != removed
         {
             return false;

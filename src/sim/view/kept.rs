@@ -110,8 +110,7 @@ impl Changes {
     fn collect(&mut self, world: &mut World) {
         self.fast = false;
         let Some(since) = self.since else { return };
-        // Bevy clamps very old ticks, after which "written since" can no longer be told.
-        let old = world.read_change_tick().get().wrapping_sub(since.get()) > 1 << 30;
+        let old = crate::sim::changes::too_old(world, since);
         let removed = crate::sim::changes::removals_of(world, &self.read_ids);
         if old || !self.indexed || removed != self.removed {
             return;
