@@ -17,6 +17,9 @@
 //!
 //! Run with `cargo bench --bench ai`.
 
+// criterion_group! and criterion_main! define public functions without doc comments.
+#![allow(missing_docs)]
+
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group};
 use std::time::Duration;
 use warhorse::ai::{AiLevel, bout, next_order, play_side_turn, set_level};

@@ -19,6 +19,9 @@
 //!
 //! Run with `cargo bench --bench frame`.
 
+// criterion_group! and criterion_main! define public functions without doc comments.
+#![allow(missing_docs)]
+
 use bevy::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;

@@ -15,6 +15,9 @@
 //! Run with `cargo bench --bench limits`; `LIMITS_PROBE=1 cargo bench --bench limits` instead
 //! times each case once with a clock and prints it (for profiling, no criterion).
 
+// criterion_group! and criterion_main! define public functions without doc comments.
+#![allow(missing_docs)]
+
 use criterion::{BatchSize, Criterion, black_box, criterion_group};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

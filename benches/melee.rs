@@ -14,6 +14,9 @@
 //!
 //! Run with `cargo bench --bench melee`.
 
+// criterion_group! and criterion_main! define public functions without doc comments.
+#![allow(missing_docs)]
+
 use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main};
 use std::time::Duration;
 use warhorse::rules::grid::{Cell, Dir, GridKind};

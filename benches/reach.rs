@@ -18,6 +18,9 @@
 //!
 //! Run with `cargo bench --bench reach`.
 
+// criterion_group! and criterion_main! define public functions without doc comments.
+#![allow(missing_docs)]
+
 use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
 use pathfinding::directed::dijkstra::{DijkstraReachableItem, dijkstra_reach};
 use std::collections::BTreeMap;

@@ -1,3 +1,6 @@
+//! One game of the default level, the computer on both sides, printed line by line: the log a
+//! developer reads to see how the AI plays (`cargo run --example ai_log -- SEED [red's level]`).
+
 fn main() {
     use warhorse::ai::AiLevel;
     let level = warhorse::level::default_level().expect("default");
@@ -28,6 +31,6 @@ fn main() {
         let _ = g.order(&o);
     }
     for l in g.snapshot().log {
-        println!("T{} {}: {}", l.turn, l.phase, l.text);
+        println!("T{} {}: {l}", l.turn, l.phase);
     }
 }

@@ -1,3 +1,7 @@
+//! The AI's strengths against each other on the default level, games counted by winner, for a
+//! developer checking that a change to the AI still plays (`cargo run --release --example
+//! ai_smoke -- N [mirror]`).
+
 fn main() {
     use warhorse::ai::AiLevel::*;
     let level = warhorse::level::default_level().expect("default");

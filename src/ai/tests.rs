@@ -392,9 +392,10 @@ fn i1_i2_the_roll_is_an_order_logged_with_its_terms() {
         .find(|l| l.roll.is_some())
         .expect("rolled");
     assert!(
-        line.text.contains("risk factor -1 (hero with the unit -1)"),
+        line.to_string()
+            .contains("risk factor -1 (hero with the unit -1)"),
         "{}",
-        line.text
+        line
     );
     let v = line.roll.as_ref().map(|r| r.value).unwrap_or(0);
     let e = super::explain(&g, "k").expect("explained");
@@ -666,9 +667,9 @@ fn i2_every_row_and_every_face_rolled_with_fixed_seeds() {
                 .find(|l| l.roll.is_some())
                 .cloned();
             let line = line.expect("logged");
-            assert_eq!(line.roll.map(|x| x.value), Some(r.roll));
-            assert!(line.text.contains(band.label()), "{}", line.text);
-            assert!(line.text.contains(r.action.text()), "{}", line.text);
+            assert_eq!(line.roll.as_ref().map(|x| x.value), Some(r.roll));
+            assert!(line.to_string().contains(band.label()), "{line}");
+            assert!(line.to_string().contains(r.action.text()), "{line}");
             faces.entry(r.roll).or_insert(seed);
         }
         assert_eq!(
@@ -713,11 +714,14 @@ fn i2_every_row_and_every_face_rolled_with_fixed_seeds() {
 fn i1_retreat_from_melee_is_read_from_last_turns_log() {
     use crate::sim::action_roll::retreated_from_melee;
     use crate::sim::log::LogEntry;
-    let line = |turn, text: &str| LogEntry {
-        turn,
-        phase: "TAC phase",
-        text: text.into(),
-        roll: None,
+    let line = |turn, text: &str| {
+        LogEntry::new(
+            turn,
+            "TAC phase",
+            text.into(),
+            None,
+            crate::sim::log::Happening::Told,
+        )
     };
     let log = vec![
         line(
@@ -786,12 +790,13 @@ fn i1_the_roll_counts_a_retreat_from_last_turns_melee() {
     w.resource_mut::<crate::sim::phase::TurnState>().turn = 2;
     w.resource_mut::<crate::sim::log::GameLog>()
         .0
-        .push(crate::sim::log::LogEntry {
-            turn: 1,
-            phase: "TAC phase",
-            text: "a RETREATS in good order from (2,1) to (1,1), facing E.".into(),
-            roll: None,
-        });
+        .push(crate::sim::log::LogEntry::new(
+            1,
+            "TAC phase",
+            "a RETREATS in good order from (2,1) to (1,1), facing E.".into(),
+            None,
+            crate::sim::log::Happening::Told,
+        ));
     for unit in ["a", "b"] {
         g.order(&Order::ActionRoll { unit: unit.into() })
             .expect("rolled");

@@ -10,7 +10,7 @@ use crate::rules::melee::cards::TacCard;
 use crate::rules::melee::tables::tables;
 use crate::sim::Game;
 use crate::sim::action_roll::ActionRolls;
-use crate::sim::components::{GaitState, RidingOn, Weapon};
+use crate::sim::components::{RidingOn, Weapon};
 use crate::sim::orders::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::world::find_figure;
@@ -49,15 +49,6 @@ fn play(
             .unwrap_or_else(|r| panic!("seed {seed}: {o} refused: {r}"));
     }
     g
-}
-
-/// The gait of the mount `rider` rides, if it rides.
-#[allow(dead_code)]
-fn mount_gait(g: &mut Game, rider: &str) -> Option<Gait> {
-    let w = g.app.world_mut();
-    let e = find_figure(w, rider)?;
-    let m = w.get::<RidingOn>(e)?.0;
-    w.get::<GaitState>(m).map(|s| s.gait)
 }
 
 /// The Charge: the three knights start at the trot. Whenever the table lets their unit go on

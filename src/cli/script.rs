@@ -169,7 +169,7 @@ fn print_text(out: &ScriptOut) {
     }
     let _ = writeln!(text, "\nLog:");
     for l in &s.log {
-        let _ = writeln!(text, "  T{} {}: {}", l.turn, l.phase, l.text);
+        let _ = writeln!(text, "  T{} {}: {l}", l.turn, l.phase);
     }
     super::emit(&text);
 }

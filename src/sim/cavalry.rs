@@ -425,12 +425,13 @@ fn split_for_mount(world: &mut World, unit: &str, horse: &str) -> Option<Result<
             let at = log.0.len().saturating_sub(1);
             log.0.insert(
                 at,
-                super::log::LogEntry {
-                    turn: turn.turn,
-                    phase: phase.label(),
-                    text: what,
-                    roll: None,
-                },
+                super::log::LogEntry::new(
+                    turn.turn,
+                    phase.label(),
+                    what,
+                    None,
+                    super::log::Happening::Told,
+                ),
             );
             Some(r)
         }

@@ -10,9 +10,9 @@
 
 use super::components::*;
 use super::dice::Dice;
-use super::log::{GameLog, Roll};
+
 use super::orders::{Order, Refusal};
-use super::phase::{Phase, TurnState, log_in, log_line};
+use super::phase::{Phase, TurnState, log_in};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
 use crate::rules::charge::ride::{
@@ -20,7 +20,7 @@ use crate::rules::charge::ride::{
 };
 use crate::rules::charge::{Charger, Fig, charge_gait, plan_charge, sight, target_list};
 use crate::rules::gait::Gait;
-use crate::rules::melee::Event;
+
 use crate::rules::melee::fight::Fight;
 use crate::rules::melee::tables::tables;
 use crate::rules::movement::{Mover, MoverSpec, Pose};
@@ -81,19 +81,7 @@ pub fn waiting(world: &World) -> bool {
     in_phase && !awaiting_ids(world).is_empty()
 }
 
-pub(crate) fn log_events(world: &mut World, phase: Phase, events: Vec<Event>) {
-    let turn = world.resource::<TurnState>().clone();
-    let mut log = world.resource_mut::<GameLog>();
-    for ev in events {
-        let roll = ev.rolls.first().map(|r| Roll {
-            die: r.die.to_string(),
-            value: r.value,
-            by: r.by.clone(),
-            chance: r.chance,
-        });
-        log_line(&mut log, &turn, phase, ev.text, roll);
-    }
-}
+pub(crate) use super::phase::log_events;
 
 /// The charge rules' view of the board: every figure (one per fighter, as in the fight).
 fn charge_view(world: &mut World) -> (Arc<Fight>, Arc<[Entity]>, Vec<Fig>) {

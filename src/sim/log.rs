@@ -24,11 +24,122 @@ pub struct LogEntry {
     pub turn: u32,
     /// Phase name (a phase's label: one of a few fixed words, so not a copy per line).
     pub phase: &'static str,
-    /// What happened, in words a player understands.
-    pub text: String,
+    /// What happened, in words a player understands. Private to the simulation: outside it
+    /// a line is printed (`Display`), and what happened is matched on [`LogEntry::what`]
+    /// (issue 29: no screen reads the words).
+    pub(in crate::sim) text: String,
     /// The roll this line reports, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roll: Option<Roll>,
+    /// What happened, as data: what the window's screens, effects and sounds match on, so
+    /// that nothing outside the simulation reads the words (issue 29). Not written to saves
+    /// or JSON: a replay makes it again, and the words say the same.
+    #[serde(skip)]
+    pub what: Happening,
+}
+
+impl std::fmt::Display for LogEntry {
+    /// The line's words, as the log panel and `warhorse script` print them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl LogEntry {
+    /// A line of `text` in `phase` of `turn`, with the roll it reports and what it was.
+    pub fn new(
+        turn: u32,
+        phase: &'static str,
+        text: String,
+        roll: Option<Roll>,
+        what: Happening,
+    ) -> LogEntry {
+        LogEntry {
+            turn,
+            phase,
+            text,
+            roll,
+            what,
+        }
+    }
+}
+
+/// What a log line reports, as data with its dice. The screens that show a melee's cards,
+/// the arrows of the fire phase, the results floating over the map and the sounds match on
+/// these variants; the line's words are how it prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Happening {
+    /// A line whose words say all that anything needs of it: a note of the rules, a move, a
+    /// roll that is not to hit (its die is in [`LogEntry::roll`]).
+    #[default]
+    Told,
+    /// A roll to hit (D3, D7, C6): a shot in a fire phase, a blow in a melee round or in a
+    /// charge's impact.
+    RollToHit {
+        /// The figure that struck or shot.
+        by: String,
+        /// The figure aimed at.
+        at: String,
+        /// The chance in percent it needed: a hit is this or less.
+        chance: i32,
+        /// The d100 rolled.
+        roll: u32,
+        /// Loosed in a fire phase (an arrow flies), not struck in a melee or a charge.
+        shot: bool,
+    },
+    /// A round's cards turned face up together (D9).
+    CardsFaced(crate::rules::melee::Faced),
+    /// Any other result of a card round, a charge or a shot (a blow's damage, a fall, a
+    /// weapon drawn, a move): the figures its words name, in order, so the reveal puts it with
+    /// its fight.
+    Result {
+        /// Figure ids, first named first, each once.
+        named: Vec<String>,
+    },
+    /// The cards are faced but for the DODGE cards, and these figures must first guess which
+    /// way these enemies dodge (D7): (guesser, dodger) pairs.
+    DodgesAsked(Vec<(String, String)>),
+    /// These figures are asked for their cards, face down (D6, D9).
+    AwaitingCards(Vec<String>),
+    /// A figure chose its cards face down (D9). A pass is a choice like any other: the
+    /// other side learns only that the figure has chosen.
+    ChoseFaceDown(String),
+}
+
+impl Happening {
+    /// What a rules event is: a round's cards faced, a roll to hit (its first roll, aimed at a
+    /// figure) or another result naming the figures of `ids` its words name. `shot`: it
+    /// happened in a fire phase.
+    pub fn of_event(
+        ev: &crate::rules::melee::Event,
+        shot: bool,
+        ids: &std::collections::HashSet<&str>,
+    ) -> Happening {
+        if let Some(f) = &ev.faced {
+            return Happening::CardsFaced(f.clone());
+        }
+        if let Some(r) = ev.rolls.first()
+            && let (Some(chance), Some(at)) = (r.chance, &r.at)
+        {
+            return Happening::RollToHit {
+                by: r.by.clone(),
+                at: at.clone(),
+                chance,
+                roll: r.value,
+                shot,
+            };
+        }
+        let mut named: Vec<String> = Vec::new();
+        for w in ev
+            .text
+            .split(|c: char| c.is_whitespace() || ",:;().".contains(c))
+        {
+            if ids.contains(w) && !named.iter().any(|n| n == w) {
+                named.push(w.to_string());
+            }
+        }
+        Happening::Result { named }
+    }
 }
 
 /// The whole log of a game, kept in saves.

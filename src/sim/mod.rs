@@ -19,6 +19,7 @@ pub mod queries;
 pub mod record;
 pub mod rout;
 pub mod seat;
+pub mod side_view;
 pub mod snapshot;
 pub mod transaction;
 pub mod victory;

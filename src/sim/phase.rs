@@ -5,7 +5,7 @@
 //! rules belong to later work exist, log that nothing was resolved, and advance.
 
 use super::dice::Dice;
-use super::log::{GameLog, LogEntry, Roll};
+use super::log::{GameLog, Happening, LogEntry, Roll};
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -157,23 +157,57 @@ pub fn log_line(
     text: String,
     roll: Option<Roll>,
 ) {
-    log.0.push(LogEntry {
-        turn: turn.turn,
-        phase: phase.label(),
+    log.0.push(LogEntry::new(
+        turn.turn,
+        phase.label(),
         text,
         roll,
-    });
+        Happening::Told,
+    ));
 }
 
 /// Logs `text` (no dice) in `phase` of the current turn.
 pub fn log_in(world: &mut World, phase: Phase, text: String) {
+    log_what(world, phase, text, Happening::Told);
+}
+
+/// Logs what happened (no dice) in `phase` of the current turn: its words and its data.
+pub fn log_what(world: &mut World, phase: Phase, text: String, what: Happening) {
     let turn = world.resource::<TurnState>().turn;
-    world.resource_mut::<GameLog>().0.push(LogEntry {
-        turn,
-        phase: phase.label(),
-        text,
-        roll: None,
-    });
+    world
+        .resource_mut::<GameLog>()
+        .0
+        .push(LogEntry::new(turn, phase.label(), text, None, what));
+}
+
+/// Logs the rules' events in `phase`: each line with its first roll and what it was (a roll
+/// to hit is a shot in the fire phases, a blow elsewhere; a round's cards faced).
+pub fn log_events(world: &mut World, phase: Phase, events: Vec<crate::rules::melee::Event>) {
+    let turn = world.resource::<TurnState>().turn;
+    let shot = matches!(phase, Phase::FireFirst | Phase::FireSecond);
+    let whats: Vec<Happening> = super::queries::with_query(
+        world,
+        |world, q: &mut QueryState<&super::components::FigureId>| {
+            let ids: std::collections::HashSet<&str> =
+                q.iter(world).map(|f| f.0.as_str()).collect();
+            events
+                .iter()
+                .map(|ev| Happening::of_event(ev, shot, &ids))
+                .collect()
+        },
+    );
+    let mut log = world.resource_mut::<GameLog>();
+    log.0.reserve(events.len());
+    for (ev, what) in events.into_iter().zip(whats) {
+        let roll = ev.rolls.into_iter().next().map(|r| Roll {
+            die: r.die.to_string(),
+            value: r.value,
+            by: r.by,
+            chance: r.chance,
+        });
+        log.0
+            .push(LogEntry::new(turn, phase.label(), ev.text, roll, what));
+    }
 }
 
 /// Logs `text` (no dice) in the current phase and turn.

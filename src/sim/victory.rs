@@ -194,7 +194,6 @@ pub fn tallies(world: &mut World) -> Vec<Tally> {
 type Hurt = Or<(Changed<Body>, Changed<CombatStatus>)>;
 
 /// The judge's system: looks when something that could decide the battle happened.
-#[allow(clippy::too_many_arguments)]
 pub fn judge(
     mut judge: ResMut<Judge>,
     turn: Res<TurnState>,

@@ -352,7 +352,7 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
                 active.revision += 1;
                 let log = &active.game.app.world().resource::<GameLog>().0;
                 log.last()
-                    .map_or_else(|| order.to_string(), |l| l.text.clone())
+                    .map_or_else(|| order.to_string(), |l| l.to_string())
             });
             OrderOutcome {
                 order: Some(order),

@@ -303,7 +303,6 @@ struct FigureData {
     trail: Option<&'static Trail>,
 }
 
-#[allow(clippy::too_many_arguments)]
 fn refresh_counters(
     mut commands: Commands,
     layout: Option<Res<MapLayout>>,

@@ -18,6 +18,7 @@ use super::shots::{Shot, arrow_sprite, fly_shots, shot_between};
 use super::{UiSet, Z_COUNTERS};
 use crate::rules::grid::Cell;
 use crate::sim::components::{Body, Conditions, FigureId, Position};
+use crate::sim::log::{Happening, LogEntry};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -109,17 +110,14 @@ pub fn new_conditions(before: &[String], now: &[String]) -> Option<&'static str>
     }
 }
 
-/// The figure a log line says was missed: a line ending "a miss." names the roller
-/// (`by`) and then its target; the target is the first other figure named.
-pub fn missed_figure<'a>(
-    text: &str,
-    by: &str,
-    ids: impl Iterator<Item = &'a str>,
-) -> Option<String> {
-    if !text.ends_with("a miss.") {
-        return None;
+/// The figure a log line says was missed: the one aimed at by a roll to hit that failed.
+pub fn missed_figure(line: &LogEntry) -> Option<&str> {
+    match &line.what {
+        Happening::RollToHit {
+            at, chance, roll, ..
+        } if *roll as i32 > *chance => Some(at),
+        _ => None,
     }
-    super::shots::target_named(text, by, ids)
 }
 
 type Watched<'a> = (
@@ -168,14 +166,13 @@ fn observe(
     if !fresh {
         let places: HashMap<&str, Cell> = mirrors.iter().map(|m| (m.0.0.as_str(), m.1.0)).collect();
         for line in view.log.get(seen.log..).unwrap_or_default() {
-            if let Some((by, at)) = super::shots::shot_in(line, places.keys().copied())
-                && let (Some(&from), Some(&to)) = (places.get(by.as_str()), places.get(at.as_str()))
+            if let Some((by, at)) = super::shots::shot_in(line)
+                && let (Some(&from), Some(&to)) = (places.get(by), places.get(at))
             {
                 pending.1.push((from, to));
             }
-            let Some(roll) = &line.roll else { continue };
-            if let Some(target) = missed_figure(&line.text, &roll.by, places.keys().copied())
-                && let Some(&cell) = places.get(target.as_str())
+            if let Some(target) = missed_figure(line)
+                && let Some(&cell) = places.get(target)
             {
                 found.push(Effect {
                     cell,
@@ -281,7 +278,6 @@ type FloaterParts<'a> = (
     Option<&'a mut Sprite>,
 );
 
-#[allow(clippy::too_many_arguments)]
 fn animate(
     mut commands: Commands,
     time: Res<Time>,
@@ -349,14 +345,23 @@ mod tests {
 
     #[test]
     fn a_miss_is_shown_over_the_figure_missed() {
-        let ids = ["knight", "levy", "archer"];
-        let text = "knight strikes levy with its sword (L) through the front side: needs 55 \
-                    or less (base 50, knight +5); rolls 73: a miss.";
-        assert_eq!(
-            missed_figure(text, "knight", ids.iter().copied()),
-            Some("levy".to_string())
-        );
-        let hit = "knight strikes levy with its sword (L): needs 55 or less; rolls 12: a hit.";
-        assert_eq!(missed_figure(hit, "knight", ids.iter().copied()), None);
+        let blow = |roll: u32| {
+            LogEntry::new(
+                1,
+                "melee",
+                format!("knight strikes levy: needs 55 or less; rolls {roll}."),
+                None,
+                Happening::RollToHit {
+                    by: "knight".into(),
+                    at: "levy".into(),
+                    chance: 55,
+                    roll,
+                    shot: false,
+                },
+            )
+        };
+        assert_eq!(missed_figure(&blow(73)), Some("levy"));
+        assert_eq!(missed_figure(&blow(55)), None, "55 or less hits");
+        assert_eq!(missed_figure(&blow(12)), None);
     }
 }

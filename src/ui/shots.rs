@@ -6,7 +6,7 @@
 use super::layout::MapLayout;
 use super::settings::Pace;
 use crate::rules::grid::Cell;
-use crate::sim::log::LogEntry;
+use crate::sim::log::{Happening, LogEntry};
 use bevy::prelude::*;
 
 /// An arrow on its way from `from` to `to` (world positions), `age` seconds into `secs`.
@@ -32,37 +32,14 @@ pub const fn flight_secs(pace: Pace) -> f32 {
     }
 }
 
-/// The figure `by` aims at in a log line: the first other figure the line names.
-pub fn target_named<'a>(
-    text: &str,
-    by: &str,
-    ids: impl Iterator<Item = &'a str>,
-) -> Option<String> {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',' || c == ':' || c == ';' || c == '\'')
-        .collect();
-    let ids: Vec<&str> = ids.filter(|i| *i != by).collect();
-    words
-        .iter()
-        .skip(1)
-        .find(|w| ids.contains(w))
-        .map(|w| w.to_string())
-}
-
-/// The shooter and target of a log line that reports a roll to hit in the fire phase.
-pub fn shot_in<'a>(
-    line: &LogEntry,
-    ids: impl Iterator<Item = &'a str> + Clone,
-) -> Option<(String, String)> {
-    let roll = line.roll.as_ref()?;
-    if !line.phase.starts_with("fire") || roll.chance.is_none() {
-        return None;
+/// The shooter and target of a log line that reports a shot (a roll to hit in a fire phase).
+pub fn shot_in(line: &LogEntry) -> Option<(&str, &str)> {
+    match &line.what {
+        Happening::RollToHit {
+            by, at, shot: true, ..
+        } => Some((by, at)),
+        _ => None,
     }
-    if !ids.clone().any(|i| i == roll.by) {
-        return None;
-    }
-    let target = target_named(&line.text, &roll.by, ids)?;
-    Some((roll.by.clone(), target))
 }
 
 /// An arrow from cell `from` to cell `to` at `pace`, or `None` when shots are not drawn.
@@ -118,50 +95,41 @@ mod tests {
     use super::*;
     use crate::sim::log::Roll;
 
-    fn line(phase: &'static str, text: &str, by: &str, chance: Option<i32>) -> LogEntry {
-        LogEntry {
-            turn: 1,
-            phase,
-            text: text.into(),
-            roll: Some(Roll {
+    fn roll_to_hit(by: &str, at: &str, shot: bool) -> LogEntry {
+        LogEntry::new(
+            1,
+            "fire and spells (first)",
+            format!("{by} shoots at {at}: needs 55 or less; rolls 40: a hit."),
+            Some(Roll {
                 die: "d100".into(),
                 value: 40,
                 by: by.into(),
-                chance,
+                chance: Some(55),
             }),
-        }
+            Happening::RollToHit {
+                by: by.into(),
+                at: at.into(),
+                chance: 55,
+                roll: 40,
+                shot,
+            },
+        )
     }
 
     #[test]
-    fn a_roll_to_hit_in_the_fire_phase_is_a_shot_from_the_roller_to_the_figure_named() {
-        let ids = ["blue_archer_1", "red_foot_1", "red_knight_1"];
-        let shot = line(
+    fn a_shot_flies_from_the_shooter_to_the_figure_aimed_at() {
+        let shot = roll_to_hit("blue_archer_1", "red_foot_1", true);
+        assert_eq!(shot_in(&shot), Some(("blue_archer_1", "red_foot_1")));
+        let blow = roll_to_hit("red_knight_1", "red_foot_1", false);
+        assert_eq!(shot_in(&blow), None, "a blow is no shot");
+        let told = LogEntry::new(
+            1,
             "fire and spells (first)",
-            "blue_archer_1 shoots at red_foot_1 (5 cells): needs 55 or less; rolls 40: a hit.",
-            "blue_archer_1",
-            Some(55),
-        );
-        assert_eq!(
-            shot_in(&shot, ids.iter().copied()),
-            Some(("blue_archer_1".into(), "red_foot_1".into()))
-        );
-        let blow = line(
-            "melee",
-            "red_knight_1 strikes red_foot_1",
-            "red_knight_1",
-            Some(50),
-        );
-        assert_eq!(
-            shot_in(&blow, ids.iter().copied()),
+            "blue_archer_1 shoots at red_foot_1".into(),
             None,
-            "a blow is no shot"
+            Happening::Told,
         );
-        let side = line("fire and spells (first)", "Red rolls", "Red", Some(50));
-        assert_eq!(
-            shot_in(&side, ids.iter().copied()),
-            None,
-            "sides do not shoot"
-        );
+        assert_eq!(shot_in(&told), None, "words alone are no shot");
     }
 
     #[test]

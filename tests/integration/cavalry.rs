@@ -73,7 +73,7 @@ fn d2_no_mounted_figure_can_charge_so_the_phase_passes() {
     assert!(
         s.log
             .iter()
-            .any(|l| l.text.contains("No mounted figure can charge")),
+            .any(|l| l.to_string().contains("No mounted figure can charge")),
         "{:?}",
         s.log
     );
@@ -111,7 +111,7 @@ fn d2_declarations_wait_face_down_and_the_snapshot_says_who() {
     assert!(again.unwrap_err().0.contains("already"));
     // Face down: the log names who wrote, never whom.
     let log = g.snapshot().log;
-    let last = &log.last().unwrap().text;
+    let last = &log.last().unwrap().to_string();
     assert!(
         last.contains("face down") && !last.contains("gaston"),
         "{last}"
@@ -127,22 +127,26 @@ fn d2_declarations_wait_face_down_and_the_snapshot_says_who() {
     assert_eq!(g.snapshot().to_declare, ["sir_gaston"]);
     g.order(&Order::EndSide).unwrap();
     let s = g.snapshot();
-    assert!(s.log.iter().any(|l| l.text.contains("revealed together")));
     assert!(
         s.log
             .iter()
-            .any(|l| l.text.contains("sir_roland charges sir_gaston"))
+            .any(|l| l.to_string().contains("revealed together"))
     );
     assert!(
         s.log
             .iter()
-            .any(|l| l.text.contains("sir_gaston: no charge"))
+            .any(|l| l.to_string().contains("sir_roland charges sir_gaston"))
+    );
+    assert!(
+        s.log
+            .iter()
+            .any(|l| l.to_string().contains("sir_gaston: no charge"))
     );
     assert_eq!(g.phase(), Phase::FirstHalfMove);
     // A lone charge against a figure riding away: released when it falls short (C6).
     assert!(
         s.log.iter().any(|l| l
-            .text
+            .to_string()
             .contains("sir_roland charges sir_gaston at the gallop")),
         "{:?}",
         s.log
@@ -414,7 +418,7 @@ fn a5_a_leader_mounting_a_squad_horse_counter_gets_a_horse_of_his_own() {
         [3, 3],
         "the squad counter keeps its three horses"
     );
-    assert!(s.log.iter().any(|l| l.text.contains("(A5)")));
+    assert!(s.log.iter().any(|l| l.to_string().contains("(A5)")));
 }
 
 #[test]
@@ -438,7 +442,8 @@ fn a7_a10_a_gallop_declared_at_the_start_or_during_the_mph() {
     assert_eq!(horse(&mut g, "cav.mount").allowance_left, "20");
     let log = g.snapshot().log;
     assert!(
-        log.last().unwrap().text.contains("+8 MF") && log.last().unwrap().text.contains("CX (A10)"),
+        log.last().unwrap().to_string().contains("+8 MF")
+            && log.last().unwrap().to_string().contains("CX (A10)"),
         "{:?}",
         log.last()
     );
@@ -452,7 +457,14 @@ fn a7_a10_a_gallop_declared_at_the_start_or_during_the_mph() {
     .unwrap();
     g.order(&gallop("cav_b")).unwrap();
     assert_eq!(horse(&mut g, "cav_b.mount").allowance_left, "15");
-    assert!(g.snapshot().log.last().unwrap().text.contains("+4 MF"));
+    assert!(
+        g.snapshot()
+            .log
+            .last()
+            .unwrap()
+            .to_string()
+            .contains("+4 MF")
+    );
 }
 
 const TURN: &str = "tests/fixtures/charge_turn.ron";
@@ -609,7 +621,7 @@ fn a_riderless_horse_beside_an_enemy_makes_no_melee() {
             break;
         }
     }
-    let log: Vec<String> = g.snapshot().log.iter().map(|l| l.text.clone()).collect();
+    let log: Vec<String> = g.snapshot().log.iter().map(|l| l.to_string()).collect();
     assert!(
         !log.iter().any(|l| l.starts_with("Melee:  take part")),
         "no melee without a fighter: {log:#?}"

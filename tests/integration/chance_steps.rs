@@ -322,18 +322,24 @@ fn play(seed: u64, unit: &str, order: &Order) -> (bool, [i32; 2], String, String
     assert!(!g.can_undo(), "undo stops at the die the move rolled");
     let log = &g.app.world().resource::<warhorse::sim::log::GameLog>().0;
     let rolls: Vec<_> = log.iter().filter(|l| l.roll.is_some()).collect();
-    let text: String = rolls.iter().map(|l| l.text.clone()).collect();
+    let text: String = rolls.iter().map(|l| l.to_string()).collect();
     let passed = match rolls.as_slice() {
         [one] => {
             let v = one.roll.as_ref().unwrap().value;
-            assert!(one.text.contains("squeezes between the thorn hedge (D17)"));
-            v > bash_from_text(&one.text)
+            assert!(
+                one.to_string()
+                    .contains("squeezes between the thorn hedge (D17)")
+            );
+            v > bash_from_text(&one.to_string())
         }
         [mine, theirs] => {
             let a = mine.roll.as_ref().unwrap().value;
             let b = theirs.roll.as_ref().unwrap().value;
-            assert!(mine.text.contains("contests ghoul_1's cell (5,7) (R4)"));
-            a + dex(&mine.text) > b + dex(&theirs.text)
+            assert!(
+                mine.to_string()
+                    .contains("contests ghoul_1's cell (5,7) (R4)")
+            );
+            a + dex(&mine.to_string()) > b + dex(&theirs.to_string())
         }
         other => panic!("expected one or two dice, got {}", other.len()),
     };

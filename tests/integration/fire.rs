@@ -37,7 +37,11 @@ fn step(g: &Game) -> Option<fire::FireStep> {
 }
 
 fn log_text(g: &mut Game) -> Vec<String> {
-    g.snapshot().log.into_iter().map(|l| l.text).collect()
+    g.snapshot()
+        .log
+        .into_iter()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 /// A refused order changes neither the figures nor the log.

@@ -16,6 +16,7 @@ mod reach_props;
 mod rout;
 mod saves;
 mod script_examples;
+mod side_views;
 mod sim_orders;
 mod ui_play;
 mod ui_screens;

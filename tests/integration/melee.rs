@@ -135,13 +135,13 @@ fn the_game_waits_for_face_down_cards_and_says_who_must_choose() {
         }],
     };
     g.order(&play).unwrap();
-    let last = g.snapshot().log.last().unwrap().text.clone();
+    let last = g.snapshot().log.last().unwrap().to_string();
     assert_eq!(last, "knight chooses its cards, face down.");
     assert!(
         !g.snapshot()
             .log
             .iter()
-            .any(|l| l.text.contains("DELIVER BLOW"))
+            .any(|l| l.to_string().contains("DELIVER BLOW"))
     );
     let why = g.order(&play).unwrap_err().0;
     assert!(why.contains("no cards to choose now"), "{why}");
@@ -176,7 +176,7 @@ fn nobody_in_contact_no_melee() {
         g.snapshot()
             .log
             .iter()
-            .any(|l| l.text.contains("there is no melee this turn (D6)"))
+            .any(|l| l.to_string().contains("there is no melee this turn (D6)"))
     );
 }
 
@@ -352,7 +352,7 @@ fn d6_contact_made_in_the_first_half_move_keeps_the_first_initiatives_attacker()
         assert!(tmm_attacker(&fight, k, b) && !tmm_attacker(&fight, b, k));
         if second == Some(1) {
             seen_blue = true;
-            let log: Vec<String> = g.snapshot().log.iter().map(|l| l.text.clone()).collect();
+            let log: Vec<String> = g.snapshot().log.iter().map(|l| l.to_string()).collect();
             assert!(
                 log.iter().any(|l| l.contains(
                     "Blue won the initiative and is the attacker — but where contact was made in the first half-move"
@@ -418,9 +418,9 @@ fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
     g.order(&calm).unwrap();
     let last = g.snapshot().log.last().unwrap().clone();
     assert!(
-        last.text.starts_with("friend tries to calm ulf"),
+        last.to_string().starts_with("friend tries to calm ulf"),
         "{}",
-        last.text
+        last.to_string()
     );
     let roll = last.roll.expect("the d100 is logged").value;
     let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();
@@ -465,7 +465,11 @@ fn a_berserks_lady_named_in_the_level_calms_him_at_20_less() {
     };
     g.order(&calm).unwrap();
     let last = g.snapshot().log.last().unwrap().clone();
-    assert!(last.text.contains("for his Lady (or Man)"), "{}", last.text);
+    assert!(
+        last.to_string().contains("for his Lady (or Man)"),
+        "{}",
+        last.to_string()
+    );
     let roll = last.roll.expect("the d100 is logged").value;
     // Ulf's IQ 8 and Wisdom 7: 50 − 20 − 15, he turns on his Lady on 15 or less.
     let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();

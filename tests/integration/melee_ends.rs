@@ -12,6 +12,7 @@ use warhorse::level::{LevelFile, load_level_file, load_level_str_with};
 use warhorse::rules::grid::GridKind;
 use warhorse::rules::melee::cards::Card;
 use warhorse::sim::Game;
+use warhorse::sim::log::Happening;
 use warhorse::sim::orders::Order;
 use warhorse::sim::phase::Phase;
 
@@ -175,10 +176,9 @@ fn melee_rounds(game: &mut Game, how: Player, rng: &mut ChaCha8Rng, what: &str) 
     game.snapshot()
         .log
         .iter()
-        .filter_map(|l| {
-            l.text
-                .strip_prefix("Card round ")
-                .and_then(|t| t.split(' ').next()?.parse::<u32>().ok())
+        .filter_map(|l| match &l.what {
+            Happening::CardsFaced(f) => Some(f.round),
+            _ => None,
         })
         .max()
         .unwrap_or(0)

@@ -105,7 +105,8 @@ fn i2_a_figure_that_flees_off_the_edge_routs_and_one_that_does_not_flee_stays() 
         assert!(
             snap.log
                 .iter()
-                .any(|l| l.text.contains("r flees off the map edge") && l.text.contains("routed")),
+                .any(|l| l.to_string().contains("r flees off the map edge")
+                    && l.to_string().contains("routed")),
             "the log says so"
         );
         // Red has no figure left: Blue wins by the rout, and scores half a footman.

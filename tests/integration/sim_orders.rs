@@ -57,7 +57,11 @@ fn d1_d4_surprise_then_winner_moves_first() {
     assert_eq!(g.phase(), Phase::FirstHalfMove);
     let s = g.snapshot();
     assert_eq!(s.to_move.as_deref(), Some("Red"));
-    assert!(s.log.iter().any(|l| l.text.contains("taken by surprise")));
+    assert!(
+        s.log
+            .iter()
+            .any(|l| l.to_string().contains("taken by surprise"))
+    );
     // Blue may not move in Red's half-move.
     let why = refused(&mut g, &mv("levy", &[Step::Forward]));
     assert!(why.starts_with("D4:"), "{why}");
@@ -80,7 +84,7 @@ fn d1_d4_surprise_then_winner_moves_first() {
     assert!(
         s.log
             .iter()
-            .any(|l| l.turn == 2 && l.text.contains("rolls"))
+            .any(|l| l.turn == 2 && l.to_string().contains("rolls"))
     );
 }
 
@@ -202,7 +206,7 @@ fn d16_contact_stops_and_pins() {
     g.order(&mv("levy", &[Step::Forward])).unwrap();
     let log = g.snapshot().log;
     assert!(
-        log.last().unwrap().text.contains("must stop (D16)"),
+        log.last().unwrap().to_string().contains("must stop (D16)"),
         "{:?}",
         log.last()
     );

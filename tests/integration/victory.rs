@@ -89,7 +89,7 @@ fn reaching_the_edge_ends_the_battle_and_every_later_order_is_refused() {
     let log = g.snapshot().log;
     assert!(
         log.iter()
-            .any(|l| l.text.starts_with("The battle is over. Red wins")),
+            .any(|l| l.to_string().starts_with("The battle is over. Red wins")),
         "{log:#?}"
     );
     let refused = g
@@ -194,8 +194,14 @@ fn luck_counts_every_roll_to_hit_against_its_chance() {
         .filter(|l| l.roll.as_ref().is_some_and(|r| r.chance.is_some()))
         .collect();
     assert!(!aimed.is_empty(), "the melee rolled to hit");
-    assert!(aimed.iter().all(|l| l.text.contains("needs")), "{aimed:#?}");
-    let hits = aimed.iter().filter(|l| l.text.contains(": a hit")).count() as u32;
+    assert!(
+        aimed.iter().all(|l| l.to_string().contains("needs")),
+        "{aimed:#?}"
+    );
+    let hits = aimed
+        .iter()
+        .filter(|l| l.to_string().contains(": a hit"))
+        .count() as u32;
     assert_eq!(t.iter().map(|s| s.hits).sum::<u32>(), hits);
     assert_eq!(
         t.iter().map(|s| s.rolls_to_hit).sum::<u32>(),

@@ -1,6 +1,5 @@
 //! Level checks: map, sides, figures, groups and terrain, each error at its line and column.
 
-#[allow(unused_imports)]
 use super::*;
 
 // Level checks.

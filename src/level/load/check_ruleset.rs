@@ -1,6 +1,5 @@
 //! Ruleset resolution (built-in or by path) and the checks that keep a ruleset consistent.
 
-#[allow(unused_imports)]
 use super::*;
 
 // Ruleset resolution and checks.

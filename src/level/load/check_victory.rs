@@ -1,7 +1,6 @@
 //! The `victory` block of a level (issue 12): the turn limit and each side's objectives,
 //! checked with line and column, and resolved for the judge in `rules::victory`.
 
-#[allow(unused_imports)]
 use super::*;
 use crate::rules::victory::{Goal, Objective, Victory, VictorySpec, describe};
 

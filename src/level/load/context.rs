@@ -1,6 +1,5 @@
 //! Collecting every error of a file with the position of the value it is about.
 
-#[allow(unused_imports)]
 use super::*;
 
 // Collecting errors with positions.

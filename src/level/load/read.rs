@@ -1,7 +1,6 @@
 //! Reading level and ruleset text: size and token limits, RON parsing with positions, and the
 //! header pass that refuses absurd sizes before anything big is built.
 
-#[allow(unused_imports)]
 use super::*;
 
 // Reading.
@@ -333,9 +332,9 @@ pub(super) struct Header {
     pub(super) width: Option<u64>,
     #[serde(default)]
     pub(super) height: Option<u64>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    pub(super) figures: FigureCount,
+    /// Read only to count the entries as they go by (a file with too many is refused).
+    #[serde(default, rename = "figures")]
+    pub(super) _figures: FigureCount,
 }
 
 /// Counts `figures` entries without keeping them, failing as soon as there are too many.

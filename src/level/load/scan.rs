@@ -1,9 +1,6 @@
 //! A span scanner for RON: just enough structure to find where a value is written, so a
 //! meaning error (an unknown template, a figure off the map) points at its line and column.
 
-#[allow(unused_imports)]
-use super::*;
-
 // A span scanner for RON: just enough structure to find where a value is written.
 
 /// One step of a path into the document.

@@ -762,7 +762,6 @@ pub fn charge_blow_odds(
 
 /// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
 /// modifiers and the lance check (C3).
-#[allow(clippy::too_many_arguments)]
 fn blow<D: Dice>(
     fight: &mut Fight,
     t: &Tables,

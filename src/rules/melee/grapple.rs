@@ -268,7 +268,6 @@ pub(crate) fn break_free<D: Dice>(
 
 /// PULL RIDER FROM SADDLE: 20% + the grappler's hit bonus (+10% for cats), by the horse's
 /// speed or WHEEL, less half the rider's parries. A failure may end in a body bash.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn pull_rider<D: Dice>(
     fight: &mut Fight,
     t: &Tables,

@@ -96,6 +96,10 @@ pub struct RollNote {
     /// For a roll to hit: the chance it needed (a hit is this or less), so the end of a
     /// battle can weigh each side's luck (issue 12).
     pub chance: Option<i32>,
+    /// For a roll to hit: the figure aimed at, so the window draws the arrow and shows the
+    /// miss over it from data, not from the words (issue 29).
+    #[serde(skip)]
+    pub at: Option<String>,
 }
 
 /// Something that happened in a card round, in a player's words, with its rolls.
@@ -105,6 +109,10 @@ pub struct Event {
     pub text: String,
     /// The dice that decided it, in order.
     pub rolls: Vec<RollNote>,
+    /// When the event is a round's cards turned face up: the cards themselves, so the reveal
+    /// draws them from data (issue 29).
+    #[serde(skip)]
+    pub faced: Option<Faced>,
 }
 
 impl Event {
@@ -113,7 +121,81 @@ impl Event {
         Event {
             text: text.into(),
             rolls: Vec::new(),
+            faced: None,
         }
+    }
+
+    /// An event decided by one d100 that is not a roll to hit (a fire table's roll, a
+    /// horse's fate): the die is in the log beside the words.
+    pub fn on_d100(text: String, value: u32, by: &str) -> Event {
+        Event {
+            text,
+            rolls: vec![RollNote {
+                die: "d100",
+                value,
+                by: by.to_string(),
+                chance: None,
+                at: None,
+            }],
+            faced: None,
+        }
+    }
+
+    /// The event of a round's cards turned face up (D9), its words printed from the cards.
+    pub fn faced(faced: Faced) -> Event {
+        Event {
+            text: faced.to_string(),
+            rolls: Vec::new(),
+            faced: Some(faced),
+        }
+    }
+}
+
+/// A round's cards turned face up together (D9): who played what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Faced {
+    /// The card round's number; 0 for the TAC phase.
+    pub round: u32,
+    /// Each figure that played, in the fight's order.
+    pub plays: Vec<FacedPlay>,
+}
+
+/// One figure's cards, face up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FacedPlay {
+    /// The figure's id.
+    pub figure: String,
+    /// What it played: no TAC card and no MELEE card is PASSIVE SHIELD PARRY.
+    pub choice: cards::Choice,
+}
+
+impl Faced {
+    /// `TAC phase` or `Card round 3`: what the round is called in the log and the reveal.
+    pub fn title(&self) -> String {
+        if self.round == 0 {
+            "TAC phase".into()
+        } else {
+            format!("Card round {}", self.round)
+        }
+    }
+}
+
+impl std::fmt::Display for Faced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} — cards face up: ", self.title())?;
+        for (k, p) in self.plays.iter().enumerate() {
+            if k > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}: ", p.figure)?;
+            for (j, card) in p.choice.faced_words().iter().enumerate() {
+                if j > 0 {
+                    f.write_str(" + ")?;
+                }
+                f.write_str(card)?;
+            }
+        }
+        f.write_str(".")
     }
 }
 
@@ -138,6 +220,7 @@ impl<'d, D: Dice> Roller<'d, D> {
             value: v,
             by: by.to_string(),
             chance: None,
+            at: None,
         });
         v
     }
@@ -149,14 +232,16 @@ impl<'d, D: Dice> Roller<'d, D> {
             value: v,
             by: by.to_string(),
             chance: None,
+            at: None,
         });
         v
     }
 
-    /// Notes that the last roll was a roll to hit needing `chance` or less.
-    pub fn aim(&mut self, chance: i32) {
+    /// Notes that the last roll was a roll to hit at figure `at` needing `chance` or less.
+    pub fn aim(&mut self, chance: i32, at: &str) {
         if let Some(n) = self.rolls.last_mut() {
             n.chance = Some(chance);
+            n.at = Some(at.to_string());
         }
     }
 
@@ -165,6 +250,7 @@ impl<'d, D: Dice> Roller<'d, D> {
         out.push(Event {
             text: text.into(),
             rolls: std::mem::take(&mut self.rolls),
+            faced: None,
         });
     }
 }

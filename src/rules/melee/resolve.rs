@@ -36,26 +36,6 @@ struct Pending {
     tier: u8,
 }
 
-fn describe(c: &Choice, out: &mut String) {
-    use std::fmt::Write as _;
-    let mut sep = "";
-    if let Some(t) = c.tac {
-        out.push_str(t.name());
-        if let Some(x) = &c.tac_target {
-            out.push_str(" at ");
-            out.push_str(x);
-        }
-        sep = " + ";
-    }
-    for m in &c.melee {
-        let _ = write!(out, "{sep}{m}");
-        sep = " + ";
-    }
-    if sep.is_empty() {
-        out.push_str("PASSIVE SHIELD PARRY");
-    }
-}
-
 /// Resolves one card round: `choices[i]` is figure `i`'s face-down play (`None`: it takes no
 /// part), `guesses` the opponents' guesses at dodges. Returns what happened, in order.
 pub fn resolve<D: Dice>(
@@ -86,7 +66,6 @@ pub fn resolve<D: Dice>(
         })
         .collect();
     // Pay for the cards (TAC cards once their movement is known).
-    #[allow(clippy::needless_range_loop)] // `i` indexes the fighters and the plays alike
     for i in 0..n {
         let Some(c) = choices.get(i).and_then(|c| c.as_ref()) else {
             continue;
@@ -141,26 +120,20 @@ pub fn resolve<D: Dice>(
         plays[i] = Some(c);
     }
     if plays.iter().any(|p| p.is_some()) {
-        let mut text = String::with_capacity(32 + 48 * n);
-        if tac_phase {
-            text.push_str("TAC phase — cards face up: ");
-        } else {
-            use std::fmt::Write as _;
-            let _ = write!(text, "Card round {} — cards face up: ", fight.round);
-        }
-        let mut first = true;
-        for (i, c) in plays.iter().enumerate() {
-            let Some(c) = c else { continue };
-            if !first {
-                text.push_str("; ");
-            }
-            first = false;
-            text.push_str(&fight.fighters[i].id);
-            text.push_str(": ");
-            describe(c, &mut text);
-        }
-        text.push('.');
-        out.push(Event::say(text));
+        let plays = plays
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                Some(super::FacedPlay {
+                    figure: fight.fighters[i].id.clone(),
+                    choice: c.as_deref()?.clone(),
+                })
+            })
+            .collect();
+        out.push(Event::faced(super::Faced {
+            round: if tac_phase { 0 } else { fight.round },
+            plays,
+        }));
     }
     let cards = |i: usize| plays[i].as_ref().map_or(&[][..], |c| &c.melee[..]);
     let mut facts = RoundFacts::new(n);

@@ -299,15 +299,7 @@ fn resolve_charge(
 }
 
 fn note(text: String, v: u32, by: &str) -> Event {
-    Event {
-        text,
-        rolls: vec![crate::rules::melee::RollNote {
-            die: "d100",
-            value: v,
-            by: by.to_string(),
-            chance: None,
-        }],
-    }
+    Event::on_d100(text, v, by)
 }
 
 fn words(parts: &[(String, i32)]) -> String {

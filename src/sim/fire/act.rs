@@ -237,15 +237,7 @@ fn fire_asl(
 }
 
 fn note(text: String, v: u32, by: &str) -> Event {
-    Event {
-        text,
-        rolls: vec![crate::rules::melee::RollNote {
-            die: "d100",
-            value: v,
-            by: by.to_string(),
-            chance: None,
-        }],
-    }
+    Event::on_d100(text, v, by)
 }
 
 /// `Cast`: one spell, checked by `rules::fire` (D5 included), cast by the melee's resolver.

@@ -5,9 +5,9 @@
 
 use super::components::*;
 use super::dice::Dice;
-use super::log::{GameLog, Roll};
+use super::log::Happening;
 use super::orders::{Order, Refusal};
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState, log_what};
 use super::world::sync_occupancy;
 use crate::level::Level;
 use crate::rules::gait::Gait;
@@ -94,6 +94,29 @@ impl MeleeState {
             .iter()
             .map(|&(g, d)| (f.fighters[g].id.clone(), f.fighters[d].id.clone()))
             .collect()
+    }
+
+    /// The plays chosen face down and not yet faced, by figure id (D9). Secret: only the
+    /// chooser's side may see its own ([`crate::sim::side_view`]).
+    pub fn face_down(&self) -> impl Iterator<Item = (&str, &Choice)> {
+        let fighters = self.fight.as_ref().map_or(&[][..], |f| &f.fighters[..]);
+        self.choices
+            .iter()
+            .zip(fighters)
+            .filter_map(|(c, f)| Some((f.id.as_str(), c.as_ref()?)))
+    }
+
+    /// The dodge guesses made and not yet faced, as (guesser, dodger, way) (D7). Secret like
+    /// the plays.
+    pub fn guesses_made(&self) -> impl Iterator<Item = (&str, &str, DodgeDir)> {
+        let fighters = self.fight.as_ref().map_or(&[][..], |f| &f.fighters[..]);
+        self.guesses.iter().filter_map(move |g| {
+            Some((
+                fighters.get(g.guesser)?.id.as_str(),
+                fighters.get(g.dodger)?.id.as_str(),
+                g.dir,
+            ))
+        })
     }
 
     /// Ids of the figures whose cards (or guesses) the game waits for.

@@ -188,10 +188,11 @@ pub(super) fn play_cards(
     let mut s = world.resource_mut::<MeleeState>();
     s.choices[i] = Some(c);
     s.waiting.retain(|&x| x != i);
-    say(
+    log_what(
         world,
         phase,
         format!("{unit} chooses its cards, face down."),
+        Happening::ChoseFaceDown(unit.to_string()),
     );
     Ok(())
 }
@@ -209,10 +210,13 @@ pub(super) fn pass(world: &mut World, phase: Phase, unit: &str) -> Result<(), Re
             let c = flow::pass_play(fight, t, i, fight.round == 0);
             s.choices[i] = Some(c);
             s.waiting.retain(|&x| x != i);
-            say(
+            log_what(
                 world,
                 phase,
-                format!("{unit} passes this round, face down."),
+                // Words and data as for cards chosen: a pass is secret until the cards are faced
+                // (D9), so the other side must not learn it from the log.
+                format!("{unit} chooses its cards, face down."),
+                Happening::ChoseFaceDown(unit.to_string()),
             );
         }
         Stage::Guessing => {

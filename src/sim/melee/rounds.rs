@@ -3,19 +3,7 @@
 
 use super::*;
 
-pub(super) fn log_events(world: &mut World, phase: Phase, events: Vec<Event>) {
-    let turn = world.resource::<TurnState>().clone();
-    let mut log = world.resource_mut::<GameLog>();
-    for ev in events {
-        let roll = ev.rolls.first().map(|r| Roll {
-            die: r.die.to_string(),
-            value: r.value,
-            by: r.by.clone(),
-            chance: r.chance,
-        });
-        log_line(&mut log, &turn, phase, ev.text, roll);
-    }
-}
+pub(super) use crate::sim::phase::log_events;
 
 pub(super) fn say(world: &mut World, phase: Phase, text: String) {
     log_events(world, phase, vec![Event::say(text)]);
@@ -131,14 +119,11 @@ pub(super) fn setup_round(world: &mut World, phase: Phase) {
         } else {
             format!("MELEE cards for card round {round}")
         };
-        say(
-            world,
-            phase,
-            format!(
-                "Waiting for {what}, face down, from: {} (D6, D9).",
-                names.join(", ")
-            ),
+        let text = format!(
+            "Waiting for {what}, face down, from: {} (D6, D9).",
+            names.join(", ")
         );
+        log_what(world, phase, text, Happening::AwaitingCards(names));
     }
 }
 
@@ -162,26 +147,22 @@ pub(super) fn progress(world: &mut World, phase: Phase) {
                 .collect();
             if !need.is_empty() {
                 let shown = reveal_but_dodges(fight, &s.choices);
-                let asks: Vec<String> = need
+                let pairs: Vec<(String, String)> = need
                     .iter()
-                    .map(|&(g, d)| {
-                        format!(
-                            "{} guesses which way {} dodges",
-                            fight.fighters[g].id, fight.fighters[d].id
-                        )
-                    })
+                    .map(|&(g, d)| (fight.fighters[g].id.clone(), fight.fighters[d].id.clone()))
+                    .collect();
+                let asks: Vec<String> = pairs
+                    .iter()
+                    .map(|(g, d)| format!("{g} guesses which way {d} dodges"))
                     .collect();
                 let mut s = world.resource_mut::<MeleeState>();
                 s.to_guess = need;
                 s.stage = Stage::Guessing;
-                say(
-                    world,
-                    phase,
-                    format!(
-                        "Cards face up: {shown}. Before the DODGE cards are faced: {} (D7).",
-                        asks.join("; ")
-                    ),
+                let text = format!(
+                    "Cards face up: {shown}. Before the DODGE cards are faced: {} (D7).",
+                    asks.join("; ")
                 );
+                log_what(world, phase, text, Happening::DodgesAsked(pairs));
                 return;
             }
         }

@@ -332,7 +332,6 @@ pub fn fresh_allowance(
 /// per-half-move bookkeeping. ASL: infantry 4 MF, horses 12 MF (A4, A7). A system run as a
 /// half-move is entered, so its queries are kept from one half-move to the next; nothing is
 /// written that does not change (the kept models read a write as a change).
-#[allow(clippy::type_complexity)]
 pub fn start_half_move(
     rules: Res<Rules>,
     mut figures: Query<(

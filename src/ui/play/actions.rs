@@ -116,7 +116,6 @@ fn say(feedback: &mut Feedback, text: impl Into<String>) {
 }
 
 /// Applies the player's actions.
-#[allow(clippy::too_many_arguments)]
 pub fn perform_actions(
     mut actions: MessageReader<PlayAction>,
     mut selection: ResMut<Selection>,

@@ -136,7 +136,6 @@ impl Input<'_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn drive(
     mut d: ResMut<Driver>,
     mut active: Option<NonSendMut<ActiveGame>>,
@@ -386,15 +385,12 @@ fn check_moved(active: &mut Option<NonSendMut<ActiveGame>>, d: &Driver) -> Optio
     let at = snap.figures.iter().find(|f| f.id == d.unit).map(|f| f.cell);
     let target = d.target.map(|c| [c.x, c.y]);
     // A figure whose move ended on the edge its Exit objective names has left the map
-    // (issue 12): the log says so instead of a cell.
-    let left = format!("{} leaves the map by", d.unit);
+    // (issue 12): the snapshot lists it there instead of at a cell.
     if at.is_none()
         && snap
-            .log
+            .left_the_map
             .iter()
-            .rev()
-            .take(4)
-            .any(|l| l.text.contains(&left))
+            .any(|g| g.id == d.unit && g.how == "exited")
     {
         return None;
     }

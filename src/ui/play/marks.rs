@@ -63,7 +63,6 @@ const HOVER: Color = Color::srgb(1.0, 1.0, 1.0);
 
 /// Rebuilds the reach marks when the reach, the map or the mode changes, and moves the hover
 /// outline with the preview.
-#[allow(clippy::too_many_arguments)]
 pub fn draw_reach_marks(
     mut commands: Commands,
     art: Option<Res<MarkArt>>,

@@ -73,7 +73,6 @@ const RED: egui::Color32 = egui::Color32::from_rgb(255, 120, 110);
 const GOLD: egui::Color32 = egui::Color32::from_rgb(240, 205, 110);
 
 /// One frame of the panels.
-#[allow(clippy::too_many_arguments)]
 fn draw_panels(
     mut contexts: EguiContexts,
     view: Res<GameView>,
@@ -289,7 +288,12 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
                     .as_ref()
                     .map(|r| format!("  [{} {}: {}]", r.by, r.die, r.value))
                     .unwrap_or_default();
-                let text = format!("T{} {}: {}{roll}", l.turn, l.phase, printable(&l.text));
+                let text = format!(
+                    "T{} {}: {}{roll}",
+                    l.turn,
+                    l.phase,
+                    printable(&l.to_string())
+                );
                 if l.roll.is_some() {
                     ui.colored_label(GOLD, text);
                 } else {
@@ -299,7 +303,6 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
         });
 }
 
-#[allow(clippy::too_many_arguments)] // what the card panel shows, each from its own resource
 fn card_panel(
     ui: &mut egui::Ui,
     view: &GameView,

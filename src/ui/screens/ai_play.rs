@@ -154,7 +154,7 @@ pub fn drive_ai(world: &mut World) {
                         .resource::<GameLog>()
                         .0
                         .last()
-                        .map_or_else(|| order.to_string(), |l| l.text.clone())
+                        .map_or_else(|| order.to_string(), |l| l.to_string())
                 )),
                 Err(r) => {
                     pace.refused += 1;

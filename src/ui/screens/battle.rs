@@ -443,7 +443,6 @@ pub fn luck_words(t: &Tally) -> String {
 /// Objective areas and exit edges outlined on the map in the colour of the side that wants
 /// them, and a ring around every figure an objective names (around its counter, which may be
 /// on its way to the figure's cell).
-#[allow(clippy::too_many_arguments)]
 pub fn draw_objective_marks(
     view: Res<BattleView>,
     handover: Res<Handover>,

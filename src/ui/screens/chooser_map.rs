@@ -204,7 +204,6 @@ pub struct TableRect {
 /// the part of the map the card table and the panels leave uncovered: its enemies are picked
 /// by clicking them, so they must be seen. A figure already in the open is left where it is.
 /// When the melee is over (the next half-move), the map goes back to where it was.
-#[allow(clippy::too_many_arguments)]
 pub fn keep_in_view(
     view: Res<ScreenView>,
     game: Res<crate::ui::bridge::GameView>,

@@ -10,7 +10,7 @@ use crate::rules::melee::attack::Odds;
 use crate::rules::melee::cards::{Card, DodgeDir, HorseCard, MeleeCard, MoveStep};
 use crate::rules::melee::hand::HandCard;
 use crate::sim::Game;
-use crate::sim::log::GameLog;
+use crate::sim::log::{GameLog, Happening};
 use crate::sim::melee::{MeleeState, Stage, hand};
 use crate::sim::orders::Order;
 use bevy::prelude::World;
@@ -175,28 +175,22 @@ impl CardSource for MeleeCards {
             .filter(|(_, s)| *s == side)
             .map(|(id, _)| id)
             .collect();
-        // The melee names the pairs in its log line asking for the guesses ("G guesses which
-        // way D dodges"); it keeps the pairs themselves private.
+        // The melee names the pairs in the happening that asks for the guesses; it keeps
+        // the pairs themselves private.
         let log = &game.app.world().resource::<GameLog>().0;
-        let ask = log
+        let asked = log.iter().rev().find_map(|l| match &l.what {
+            Happening::DodgesAsked(pairs) => Some(pairs.as_slice()),
+            _ => None,
+        });
+        asked
+            .unwrap_or_default()
             .iter()
-            .rev()
-            .find(|l| l.text.contains("Before the DODGE cards are faced:"))
-            .map_or("", |l| l.text.as_str());
-        let mut out = Vec::new();
-        for part in ask.split(&[':', ';'][..]) {
-            let part = part.trim().trim_end_matches(" (D7).");
-            if let Some((g, d)) = part.split_once(" guesses which way ")
-                && let Some(d) = d.strip_suffix(" dodges")
-                && guessers.iter().any(|x| x == g)
-            {
-                out.push(GuessDue {
-                    guesser: g.to_string(),
-                    dodger: d.to_string(),
-                });
-            }
-        }
-        out
+            .filter(|(g, _)| guessers.contains(g))
+            .map(|(g, d)| GuessDue {
+                guesser: g.clone(),
+                dodger: d.clone(),
+            })
+            .collect()
     }
 
     fn play(&self, game: &mut Game, pick: &CardPick) -> Result<(), String> {

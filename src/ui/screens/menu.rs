@@ -20,7 +20,6 @@ use bevy_egui::{EguiContexts, EguiTextureHandle, egui, input::EguiWantsInput};
 /// F1 or ? help, F2 rules, F3 settings, Esc closes the topmost overlay or opens the menu (when no figure
 /// is selected: then Esc is the in-game cancel), Ctrl+S saves. Keys typed into a text field
 /// (a save name, the seed) are egui's, not these.
-#[allow(clippy::too_many_arguments)]
 pub fn hotkeys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     logical: Option<Res<ButtonInput<Key>>>,
@@ -67,7 +66,6 @@ pub fn hotkeys(
 }
 
 /// The in-game egui system; see [`playing_ui`].
-#[allow(clippy::too_many_arguments)]
 pub fn draw_playing(
     mut contexts: EguiContexts,
     view: Res<ScreenView>,

@@ -8,9 +8,10 @@ use super::actions::{Dialog, Overlays};
 use super::card_face::{CARD_SIZE, card_face};
 use super::cards::{CardKind, CardView};
 use super::host::GameHost;
-use crate::rules::melee::cards::TacCard;
+use crate::rules::melee::Faced;
+use crate::rules::melee::cards::{Choice, MeleeCard, TacCard};
 use crate::sim::components::{FigureId, SideId};
-use crate::sim::log::{GameLog, LogEntry};
+use crate::sim::log::{GameLog, Happening, LogEntry};
 use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -55,65 +56,73 @@ pub struct RevealView {
     pub other: Vec<String>,
 }
 
-/// One faced card, from its words in the log (`DELIVER BLOW → levy`, `CLOSE at levy`).
-fn faced_card(words: &str) -> CardView {
-    let (base, target) = match words.split_once(" → ").or_else(|| words.split_once(" at ")) {
-        Some((b, t)) => (b.to_string(), Some(t.to_string())),
-        None => (words.to_string(), None),
+/// One faced card as the reveal draws it: `CLOSE at levy`, `DELIVER BLOW at levy`.
+fn tac_view(tac: TacCard, target: Option<&str>) -> CardView {
+    let name = match target {
+        Some(t) => format!("{} at {t}", tac.name()),
+        None => tac.name().to_string(),
     };
-    let tac = TacCard::ALL.iter().find(|t| t.name() == base);
-    let mut card = CardView::plain(
-        &match &target {
-            Some(t) => format!("{base} at {t}"),
-            None => base.clone(),
-        },
-        if tac.is_some() {
-            CardKind::Tac
-        } else {
-            CardKind::Melee
-        },
-        0,
-        Ok(()),
-    );
-    card.target = target;
-    card.effect = tac.map_or("", |t| t.effect()).to_string();
+    let mut card = CardView::plain(&name, CardKind::Tac, 0, Ok(()));
+    card.target = target.map(str::to_string);
+    card.effect = tac.effect().to_string();
     card
 }
 
-/// The plays of a "cards face up" line: each figure's id and its cards' words.
-pub fn faced_plays(line: &str) -> Vec<(String, Vec<String>)> {
-    let Some((_, plays)) = line.split_once(" — cards face up: ") else {
-        return Vec::new();
+/// A faced MELEE card: aimed cards read `DELIVER BLOW at levy`, the rest as the log prints
+/// them.
+fn melee_view(m: &MeleeCard) -> CardView {
+    let name = match m.target() {
+        Some(t) if !matches!(m, MeleeCard::CastSpell { .. }) => format!("{} at {t}", m.name()),
+        _ => m.to_string(),
     };
-    plays
-        .trim_end_matches('.')
-        .split("; ")
-        .filter_map(|p| p.split_once(": "))
-        .map(|(id, cards)| {
-            (
-                id.to_string(),
-                cards.split(" + ").map(str::to_string).collect(),
-            )
-        })
-        .collect()
+    let mut card = CardView::plain(&name, CardKind::Melee, 0, Ok(()));
+    card.target = m.target().map(str::to_string);
+    card
 }
 
-/// The first fighter of the round named in `text` (whole words only).
-fn named<'a>(text: &str, ids: &'a [String]) -> Option<&'a String> {
-    text.split(|c: char| c.is_whitespace() || ",:;().".contains(c))
-        .find_map(|w| ids.iter().find(|i| i.as_str() == w))
+/// A figure's faced cards, TAC first; none is PASSIVE SHIELD PARRY, "standing quietly".
+fn faced_cards(choice: &Choice) -> Vec<CardView> {
+    let mut cards: Vec<CardView> = choice
+        .tac
+        .map(|t| tac_view(t, choice.tac_target.as_deref()))
+        .into_iter()
+        .chain(choice.melee.iter().map(melee_view))
+        .collect();
+    if cards.is_empty() {
+        cards.push(melee_view(&MeleeCard::PassiveShieldParry));
+    }
+    cards
+}
+
+/// The figure a result of the round is about: the striker of a roll to hit, else the first
+/// fighter of the round the result names.
+fn about<'a>(line: &'a LogEntry, ids: &[String]) -> Option<&'a str> {
+    match &line.what {
+        Happening::RollToHit { by, .. } => Some(by),
+        Happening::Result { named } => named.iter().find(|n| ids.contains(n)).map(String::as_str),
+        _ => None,
+    }
+}
+
+/// How the reveal prints a result: the log panel's spelling (egui's default fonts have no
+/// arrows), with its die.
+fn printed(line: &LogEntry) -> String {
+    let text = crate::ui::play::panels::printable(&line.to_string());
+    match &line.roll {
+        Some(r) => format!("{text}  [{} {}: {}]", r.by, r.die, r.value),
+        None => text,
+    }
 }
 
 /// Groups a faced round into fights: figures whose cards aim at each other are in one fight
-/// (by union over the targets), each result line goes to the fight of the first fighter it
-/// names. `sides` gives each figure's side.
+/// (by union over the targets), each result goes to the fight of the figure it is about.
+/// `sides` gives each figure's side.
 pub fn fights_of(
-    faced: &str,
-    results: &[String],
+    faced: &Faced,
+    results: &[&LogEntry],
     sides: &BTreeMap<String, u8>,
 ) -> (Vec<Fight>, Vec<String>) {
-    let plays = faced_plays(faced);
-    let ids: Vec<String> = plays.iter().map(|(id, _)| id.clone()).collect();
+    let ids: Vec<String> = faced.plays.iter().map(|p| p.figure.clone()).collect();
     let mut group: Vec<usize> = (0..ids.len()).collect();
     fn root(g: &mut [usize], mut i: usize) -> usize {
         while g[i] != i {
@@ -122,10 +131,7 @@ pub fn fights_of(
         }
         i
     }
-    let played: Vec<Vec<CardView>> = plays
-        .iter()
-        .map(|(_, cards)| cards.iter().map(|c| faced_card(c)).collect())
-        .collect();
+    let played: Vec<Vec<CardView>> = faced.plays.iter().map(|p| faced_cards(&p.choice)).collect();
     for (i, cards) in played.iter().enumerate() {
         for t in cards.iter().filter_map(|c| c.target.as_ref()) {
             if let Some(j) = ids.iter().position(|x| x == t) {
@@ -152,13 +158,13 @@ pub fn fights_of(
     }
     let mut other = Vec::new();
     for line in results {
-        match named(line, &ids).and_then(|id| {
+        match about(line, &ids).and_then(|id| {
             let i = ids.iter().position(|x| x == id)?;
             let r = root(&mut group, i);
             fights.iter().position(|(g, _)| *g == r)
         }) {
-            Some(k) => fights[k].1.results.push(line.clone()),
-            None => other.push(line.clone()),
+            Some(k) => fights[k].1.results.push(printed(line)),
+            None => other.push(printed(line)),
         }
     }
     let mut fights: Vec<Fight> = fights.into_iter().map(|(_, f)| f).collect();
@@ -168,37 +174,28 @@ pub fn fights_of(
     (fights, other)
 }
 
-/// The last round faced in `log[from..]`: its title (`Card round 3`, `TAC phase`) and its lines
-/// — the cards face up, then every result — without the lines that only say who still
-/// chooses. `None` when no round was faced there.
-pub fn last_round(log: &[LogEntry], from: usize) -> Option<(String, Vec<String>)> {
+/// The last round faced in `log[from..]`: its cards face up, then every result, without the
+/// lines that only say who still chooses. `None` when no round was faced there.
+pub fn last_round(log: &[LogEntry], from: usize) -> Option<(&Faced, Vec<&LogEntry>)> {
     let new = log.get(from..)?;
-    let start = new
+    let (start, faced) = new
         .iter()
-        .rposition(|l| l.text.contains(" — cards face up: "))?;
-    let title = new[start]
-        .text
-        .split(" — cards face up: ")
-        .next()
-        .unwrap_or("Cards")
-        .to_string();
-    let lines = new[start..]
+        .enumerate()
+        .rev()
+        .find_map(|(k, l)| match &l.what {
+            Happening::CardsFaced(f) => Some((k, f)),
+            _ => None,
+        })?;
+    let results = new[start + 1..]
         .iter()
         .filter(|l| {
-            !l.text.starts_with("Waiting for ")
-                && !l.text.ends_with("face down.")
-                && !l.text.ends_with(", face down (D6, D9).")
-        })
-        .map(|l| {
-            // The log panel's spelling: egui's default fonts have no arrows.
-            let text = crate::ui::play::panels::printable(&l.text);
-            match &l.roll {
-                Some(r) => format!("{text}  [{} {}: {}]", r.by, r.die, r.value),
-                None => text,
-            }
+            !matches!(
+                l.what,
+                Happening::AwaitingCards(_) | Happening::ChoseFaceDown(_)
+            )
         })
         .collect();
-    Some((title, lines))
+    Some((faced, results))
 }
 
 /// The reveal of the last round faced in `log[from..]`, fight by fight.
@@ -207,15 +204,10 @@ pub fn reveal_of(
     from: usize,
     sides: &BTreeMap<String, u8>,
 ) -> Option<RevealView> {
-    let (title, lines) = last_round(log, from)?;
-    let faced = log
-        .get(from..)?
-        .iter()
-        .rev()
-        .find(|l| l.text.contains(" — cards face up: "))?;
-    let (fights, other) = fights_of(&faced.text, lines.get(1..).unwrap_or_default(), sides);
+    let (faced, results) = last_round(log, from)?;
+    let (fights, other) = fights_of(faced, &results, sides);
     Some(RevealView {
-        title,
+        title: faced.title(),
         fights,
         other,
     })
@@ -397,51 +389,129 @@ pub fn watch_reveals(world: &mut World) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::melee::FacedPlay;
+    use crate::rules::melee::cards::DodgeDir;
+    use crate::sim::log::Roll;
 
-    fn line(text: &str) -> LogEntry {
-        LogEntry {
-            turn: 1,
-            phase: "melee rounds",
-            text: text.into(),
-            roll: None,
+    fn line(text: &str, what: Happening) -> LogEntry {
+        LogEntry::new(1, "melee rounds", text.into(), None, what)
+    }
+
+    fn play(figure: &str, tac: Option<(TacCard, &str)>, melee: Vec<MeleeCard>) -> FacedPlay {
+        FacedPlay {
+            figure: figure.into(),
+            choice: Choice {
+                tac: tac.map(|t| t.0),
+                tac_target: tac.map(|t| t.1.to_string()),
+                melee,
+                forfeit: false,
+            },
         }
+    }
+
+    fn blow(target: &str) -> MeleeCard {
+        MeleeCard::DeliverBlow {
+            target: target.into(),
+        }
+    }
+
+    fn faced(round: u32, plays: Vec<FacedPlay>) -> LogEntry {
+        let f = Faced { round, plays };
+        line(&f.to_string(), Happening::CardsFaced(f))
+    }
+
+    fn hit(by: &str, at: &str, roll: u32) -> LogEntry {
+        LogEntry::new(
+            1,
+            "melee rounds",
+            format!("{by} strikes {at} → needs 55 or less; rolls {roll}."),
+            Some(Roll {
+                die: "d100".into(),
+                value: roll,
+                by: by.into(),
+                chance: Some(55),
+            }),
+            Happening::RollToHit {
+                by: by.into(),
+                at: at.into(),
+                chance: 55,
+                roll,
+                shot: false,
+            },
+        )
     }
 
     #[test]
     fn the_last_faced_round_is_shown_without_the_waiting_lines() {
         let log = vec![
-            line("Card round 1 — cards face up: a: PASSIVE SHIELD PARRY"),
-            line("Waiting for MELEE cards for card round 2, face down, from: a, b (D6, D9)."),
-            line("a chooses its cards, face down."),
-            line("Card round 2 — cards face up: a: DELIVER BLOW → b; b: DODGE BACK"),
-            line("a plays DELIVER BLOW at b: needs 55, rolls 12: a hit."),
-            line("Waiting for MELEE cards for card round 3, face down, from: a, b (D6, D9)."),
+            faced(1, vec![play("a", None, vec![])]),
+            line(
+                "Waiting for MELEE cards for card round 2, face down, from: a, b (D6, D9).",
+                Happening::AwaitingCards(vec!["a".into(), "b".into()]),
+            ),
+            line(
+                "a chooses its cards, face down.",
+                Happening::ChoseFaceDown("a".into()),
+            ),
+            faced(
+                2,
+                vec![
+                    play("a", None, vec![blow("b")]),
+                    play("b", None, vec![MeleeCard::Dodge(DodgeDir::Back)]),
+                ],
+            ),
+            hit("a", "b", 12),
+            line(
+                "Waiting for MELEE cards for card round 3, face down, from: a, b (D6, D9).",
+                Happening::AwaitingCards(vec!["a".into(), "b".into()]),
+            ),
         ];
-        let (title, lines) = last_round(&log, 1).expect("a round was faced");
-        assert_eq!(title, "Card round 2");
-        assert_eq!(lines.len(), 2, "{lines:?}");
-        assert!(lines[1].contains("a hit"));
         assert!(
-            lines[0].contains("DELIVER BLOW -> b"),
+            log[3]
+                .to_string()
+                .starts_with("Card round 2 — cards face up: a: DELIVER BLOW → b; b: "),
+            "the faced line prints as before: {}",
+            log[3]
+        );
+        let (faced, results) = last_round(&log, 1).expect("a round was faced");
+        assert_eq!(faced.title(), "Card round 2");
+        assert_eq!(results.len(), 1, "{results:?}");
+        let reveal = reveal_of(&log, 1, &BTreeMap::new()).expect("a reveal");
+        assert_eq!(reveal.title, "Card round 2");
+        let results = &reveal.fights[0].results;
+        assert!(results[0].contains("[a d100: 12]"), "{results:?}");
+        assert!(
+            results[0].contains("strikes b -> needs"),
             "arrows spelled out: {}",
-            lines[0]
+            results[0]
         );
         assert_eq!(last_round(&log, 4), None, "nothing faced after line 4");
     }
 
     #[test]
     fn a_round_is_split_into_fights_side_by_side() {
-        let faced = "Card round 2 — cards face up: a: CLOSE at b + DELIVER BLOW → b; \
-                     b: DODGE BACK; c: PASSIVE SHIELD PARRY; d: KICK → c.";
+        let f = Faced {
+            round: 2,
+            plays: vec![
+                play("a", Some((TacCard::Close, "b")), vec![blow("b")]),
+                play("b", None, vec![MeleeCard::Dodge(DodgeDir::Back)]),
+                play("c", None, vec![]),
+                play("d", None, vec![MeleeCard::Kick { target: "c".into() }]),
+            ],
+        };
         let sides: BTreeMap<String, u8> = [("a", 0), ("b", 1), ("c", 0), ("d", 1)]
             .map(|(k, v)| (k.to_string(), v))
             .into();
-        let results = vec![
-            "a plays DELIVER BLOW at b: rolls 12: a hit.".to_string(),
-            "d kicks c: rolls 80: a miss.".to_string(),
-            "The melee goes on.".to_string(),
+        let results = [
+            hit("a", "b", 12),
+            hit("d", "c", 80),
+            line(
+                "The melee goes on.",
+                Happening::Result { named: Vec::new() },
+            ),
         ];
-        let (fights, other) = fights_of(faced, &results, &sides);
+        let refs: Vec<&LogEntry> = results.iter().collect();
+        let (fights, other) = fights_of(&f, &refs, &sides);
         assert_eq!(fights.len(), 2, "{fights:?}");
         let ab = &fights[0];
         assert_eq!(
@@ -453,7 +523,7 @@ mod tests {
         assert_eq!(a[0].target.as_deref(), Some("b"));
         assert_eq!(a[1].kind, CardKind::Melee);
         assert_eq!(a[1].name, "DELIVER BLOW at b");
-        assert_eq!(ab.results, vec![results[0].clone()]);
+        assert_eq!(ab.results, vec![printed(&results[0])]);
         let cd = &fights[1];
         assert_eq!(
             cd.figures
@@ -463,18 +533,20 @@ mod tests {
             [("c", 0), ("d", 1)],
             "lowest side first"
         );
-        assert_eq!(cd.results, vec![results[1].clone()]);
-        assert_eq!(other, vec![results[2].clone()]);
+        assert_eq!(cd.figures[0].cards[0].name, "PASSIVE SHIELD PARRY");
+        assert_eq!(cd.results, vec![printed(&results[1])]);
+        assert_eq!(other, vec!["The melee goes on.".to_string()]);
     }
 
     #[test]
     fn a_big_melee_wraps_into_rows_that_fit_and_never_splits_a_figure() {
         // Six figures against one knight, as the computer's River Crossing melee had: in one
         // row they were 1,500 pixels wide, under the side panel and off the screen.
-        let faced = "TAC phase — cards face up: k: CLOSE at a + DELIVER BLOW → a; \
-                     a: CLOSE at k + DELIVER BLOW → k; b: CLOSE at k + DELIVER BLOW → k; \
-                     c: CLOSE at k + DELIVER BLOW → k; d: CLOSE at k + DELIVER BLOW → k; \
-                     e: CLOSE at k + DELIVER BLOW → k; f: CLOSE at k + DELIVER BLOW → k.";
+        let mut plays = vec![play("k", Some((TacCard::Close, "a")), vec![blow("a")])];
+        for id in ["a", "b", "c", "d", "e", "f"] {
+            plays.push(play(id, Some((TacCard::Close, "k")), vec![blow("k")]));
+        }
+        let f = Faced { round: 0, plays };
         let sides: BTreeMap<String, u8> = [
             ("k", 0),
             ("a", 1),
@@ -486,7 +558,7 @@ mod tests {
         ]
         .map(|(k, v)| (k.to_string(), v))
         .into();
-        let (fights, _) = fights_of(faced, &[], &sides);
+        let (fights, _) = fights_of(&f, &[], &sides);
         assert_eq!(fights.len(), 1, "{fights:?}");
         let fight = &fights[0];
         let pair = 2.0 * (CARD_SIZE.x + 8.0);

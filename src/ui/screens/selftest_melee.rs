@@ -170,7 +170,6 @@ type Standing<'w, 's> = Query<
     (With<Mirror>, Without<CarriedBy>),
 >;
 
-#[allow(clippy::too_many_arguments)]
 fn drive(
     mut d: ResMut<Driver>,
     mut active: Option<NonSendMut<ActiveGame>>,

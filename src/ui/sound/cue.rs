@@ -3,7 +3,7 @@
 //! they are tested in every build, with or without the `sound` feature.
 
 use crate::rules::gait::Gait;
-use crate::sim::log::LogEntry;
+use crate::sim::log::{Happening, LogEntry};
 
 /// One sound the game plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,12 +95,11 @@ pub fn one_of_each(cues: impl IntoIterator<Item = Cue>) -> Vec<Cue> {
 /// Lines without a roll are silent: what they report is heard through the map (a counter
 /// moving, a result floating up).
 pub fn cue_for_line(line: &LogEntry) -> Option<Cue> {
-    let roll = line.roll.as_ref()?;
-    Some(match roll.chance {
-        Some(_) if line.phase.starts_with("fire") => Cue::Bow,
-        Some(_) => Cue::Clash,
-        None => Cue::Dice,
-    })
+    match &line.what {
+        Happening::RollToHit { shot: true, .. } => Some(Cue::Bow),
+        Happening::RollToHit { shot: false, .. } => Some(Cue::Clash),
+        _ => line.roll.as_ref().map(|_| Cue::Dice),
+    }
 }
 
 /// The cue of a result floating up over a figure (see `ui::effects`): body points lost are a

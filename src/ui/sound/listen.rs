@@ -32,7 +32,6 @@ fn over_panel(egui: Option<&EguiWantsInput>) -> bool {
     egui.is_some_and(|e| e.is_pointer_over_area())
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn hear(
     view: Option<Res<GameView>>,
     mut heard: ResMut<LogHeard>,

@@ -6,7 +6,7 @@ use super::cue::*;
 use super::*;
 use crate::rules::gait::Gait;
 use crate::sim::components::{GaitState, RidingOn};
-use crate::sim::log::{LogEntry, Roll};
+use crate::sim::log::{Happening, LogEntry, Roll};
 use crate::ui::bridge::GameView;
 use crate::ui::counters::CounterOf;
 use crate::ui::motion::slide_for;
@@ -14,17 +14,28 @@ use crate::ui::settings::Pace;
 use std::path::Path;
 
 fn line(phase: &'static str, text: &str, roll: Option<(u32, Option<i32>)>) -> LogEntry {
-    LogEntry {
-        turn: 1,
+    let what = match roll {
+        Some((value, Some(chance))) => Happening::RollToHit {
+            by: "knight".into(),
+            at: "levy".into(),
+            chance,
+            roll: value,
+            shot: phase.starts_with("fire"),
+        },
+        _ => Happening::Told,
+    };
+    LogEntry::new(
+        1,
         phase,
-        text: text.into(),
-        roll: roll.map(|(value, chance)| Roll {
+        text.into(),
+        roll.map(|(value, chance)| Roll {
             die: if chance.is_some() { "d100" } else { "d6" }.into(),
             value,
             by: "knight".into(),
             chance,
         }),
-    }
+        what,
+    )
 }
 
 #[test]

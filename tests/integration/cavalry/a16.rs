@@ -58,7 +58,12 @@ fn a16_staying_the_cavalry_keeps_contact_and_melees_its_target() {
             [8, 2],
             "seed {seed}: next to sov"
         );
-        let log: Vec<String> = g.snapshot().log.into_iter().map(|l| l.text).collect();
+        let log: Vec<String> = g
+            .snapshot()
+            .log
+            .into_iter()
+            .map(|l| l.to_string())
+            .collect();
         assert!(
             log.iter()
                 .any(|l| l.contains("cav stays in contact with sov at (8,2)")
@@ -99,7 +104,12 @@ fn a16_the_cavalry_may_dismount_after_its_charge() {
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(fig(&mut g, "cav").unwrap().mounted_on, None);
         // A4: the horse spent 11 of its 20 MF, so the rider loses 1 MF per 25% spent.
-        let log: Vec<String> = g.snapshot().log.into_iter().map(|l| l.text).collect();
+        let log: Vec<String> = g
+            .snapshot()
+            .log
+            .into_iter()
+            .map(|l| l.to_string())
+            .collect();
         assert!(
             log.iter()
                 .any(|l| l.contains("cav dismounts") && l.contains("(A4)")),
@@ -135,7 +145,12 @@ fn a16_the_cavalry_may_move_on_and_charge_again_with_what_mf_remain() {
             steps: go(1, 3),
         })
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let log: Vec<String> = g.snapshot().log.into_iter().map(|l| l.text).collect();
+        let log: Vec<String> = g
+            .snapshot()
+            .log
+            .into_iter()
+            .map(|l| l.to_string())
+            .collect();
         assert!(
             log.iter()
                 .any(|l| l.contains("3 MF to enter plus 3 MF for the Charge (A16)")),
@@ -198,7 +213,12 @@ fn a16_no_fire_in_the_fire_phase_after_the_charge() {
             g.order(&Order::EndSide).unwrap();
         }
         assert_eq!(g.phase(), Phase::SecondHalfMove, "seed {seed}");
-        let log: Vec<String> = g.snapshot().log.into_iter().map(|l| l.text).collect();
+        let log: Vec<String> = g
+            .snapshot()
+            .log
+            .into_iter()
+            .map(|l| l.to_string())
+            .collect();
         let charge = log
             .iter()
             .position(|l| l.contains("cav Charges into"))

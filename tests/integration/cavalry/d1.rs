@@ -19,7 +19,11 @@ fn log_of(dex_option: bool, roland_dex: Option<u8>) -> Vec<String> {
     let text = std::fs::read_to_string(LEVEL).unwrap();
     let level = load_level_str_with(&text, LEVEL, rules).expect("level");
     let mut g = Game::new(&level, 3);
-    g.snapshot().log.into_iter().map(|l| l.text).collect()
+    g.snapshot()
+        .log
+        .into_iter()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 #[test]

@@ -374,9 +374,9 @@ fn a_side_passes_for_the_rest_of_the_melee_from_the_overlay() {
         snap.to_choose
     );
     assert!(
-        snap.log
-            .iter()
-            .any(|l| l.text.contains("passes for the rest of this melee phase")),
+        snap.log.iter().any(|l| l
+            .to_string()
+            .contains("passes for the rest of this melee phase")),
         "the pass is in the log"
     );
     // The side still to choose can finish the round; from then on only it is asked.

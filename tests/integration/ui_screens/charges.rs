@@ -127,7 +127,7 @@ fn charges_are_declared_in_the_overlay_secretly_with_a_handover_between_humans()
     assert!(p.targets.is_empty(), "nothing of the first side's picks");
     let snap = game(&mut app).snapshot();
     assert!(
-        !snap.log.iter().any(|l| l.text.contains(" charges ")),
+        !snap.log.iter().any(|l| l.to_string().contains(" charges ")),
         "the first side's targets stay face down until the reveal"
     );
     // No charge for the second side: the reveal, then the charged figures answer.
@@ -137,7 +137,8 @@ fn charges_are_declared_in_the_overlay_secretly_with_a_handover_between_humans()
     );
     let log = game(&mut app).snapshot().log;
     assert!(
-        log.iter().any(|l| l.text.contains("revealed together")),
+        log.iter()
+            .any(|l| l.to_string().contains("revealed together")),
         "revealed"
     );
     // Answers: the charged figures are the second side's; a figure on foot may HAMSTRING,

@@ -66,7 +66,6 @@ pub(super) fn roll_damage<D: Dice>(
 }
 
 /// Resolves one blow by `a` on `d`. Returns true when it hit.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn strike<D: Dice>(
     fight: &mut Fight,
     t: &Tables,
@@ -90,7 +89,7 @@ pub(crate) fn strike<D: Dice>(
     }
     // The ids are borrowed where they are written, not cloned: a blow is the hot path.
     let roll = r.d100(&fight.fighters[a].id);
-    r.aim(o.chance);
+    r.aim(o.chance, &fight.fighters[d].id);
     let hit = roll as i32 <= o.chance;
     let mut text = String::with_capacity(200);
     text.push_str(&fight.fighters[a].id);
@@ -309,7 +308,6 @@ pub(super) fn damage_dice(fight: &Fight, t: &Tables, a: usize, s: &Strike) -> (u
 }
 
 /// A missed blow: WEAPON PARRY's counter-blow flurry, ACTIVE SHIELD PARRY's shield bash.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn missed<D: Dice>(
     fight: &mut Fight,
     t: &Tables,
@@ -372,7 +370,6 @@ pub(super) fn missed<D: Dice>(
 /// defender strikes back; the parried figure defends with its best DEFENSIVE card of one blow
 /// or less (DESPERATE DEFENSE, else WEAPON PARRY, else ACTIVE SHIELD PARRY, else PASSIVE).
 /// Counter-blows go only through the defender's frontal sides (D12) and start no flurry.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn counter<D: Dice>(
     fight: &mut Fight,
     t: &Tables,

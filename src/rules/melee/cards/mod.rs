@@ -426,6 +426,25 @@ pub struct Choice {
     pub forfeit: bool,
 }
 
+impl Choice {
+    /// Each card of the play as it is faced (D9), TAC first: `CLOSE at levy`,
+    /// `DELIVER BLOW → levy`; a play of no card is `PASSIVE SHIELD PARRY`, "standing quietly".
+    pub fn faced_words(&self) -> Vec<String> {
+        let mut out = Vec::with_capacity(1 + self.melee.len());
+        if let Some(t) = self.tac {
+            out.push(match &self.tac_target {
+                Some(x) => format!("{} at {x}", t.name()),
+                None => t.name().to_string(),
+            });
+        }
+        out.extend(self.melee.iter().map(MeleeCard::to_string));
+        if out.is_empty() {
+            out.push("PASSIVE SHIELD PARRY".into());
+        }
+        out
+    }
+}
+
 /// The context a card is judged in.
 pub struct Situation<'a> {
     /// The fight.

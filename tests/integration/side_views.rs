@@ -1,0 +1,177 @@
+//! Each side's view (issue 29, I4): a hot-seat game of every level, played by the computer for
+//! both sides, looked at after every order from each side's seat and a spectator's. A view
+//! holds the public state and its own side's face-down choices, and nothing else: never the
+//! other side's cards, guesses, charge orders or answers before they are revealed, nor the
+//! seed. The strongest check is a difference: had the other side chosen otherwise face down,
+//! a side's view would be the same, byte for byte.
+
+use std::path::Path;
+use warhorse::ai::{AiLevel, next_order, set_level, side_to_act};
+use warhorse::level::{Level, load_level_file};
+use warhorse::sim::Game;
+use warhorse::sim::orders::Order;
+use warhorse::sim::side_view::{Seat, Secret, SideView};
+
+/// A seed whose digits would stand out in any text it leaked into.
+const SEED: u64 = 8_716_305_942_071;
+
+/// How many orders of each level are looked at: the first turns hold every kind of face-down
+/// choice (charge orders and answers, TAC cards, card rounds, dodge guesses).
+const ORDERS: usize = 500;
+
+/// How many face-down orders of each level are played the other way to compare views.
+const SWAPS: usize = 6;
+
+fn json(v: &SideView) -> String {
+    serde_json::to_string(v).expect("a view serializes")
+}
+
+/// The figure a face-down order comes from, and another order the same figure could have
+/// given face down instead (no card, no charge, no guess).
+fn face_down(order: &Order) -> Option<(&str, Order)> {
+    match order {
+        Order::PlayCards { unit, .. } | Order::GuessDodge { unit, .. } => {
+            Some((unit, Order::Pass { unit: unit.clone() }))
+        }
+        Order::DeclareCharge { unit, .. } => Some((unit, Order::NoCharge { unit: unit.clone() })),
+        _ => None,
+    }
+}
+
+fn figure_of(secret: &Secret) -> &str {
+    match secret {
+        Secret::Cards { figure, .. }
+        | Secret::Guess { figure, .. }
+        | Secret::Charge { figure, .. }
+        | Secret::Answer { figure, .. } => figure,
+    }
+}
+
+/// What one level's game exercised: secrets seen in some side's view by kind (cards, guesses,
+/// charge orders, answers), and face-down orders played the other way.
+#[derive(Default)]
+struct Seen {
+    kinds: [usize; 4],
+    swaps: usize,
+}
+
+fn check_level(level: &Level, name: &str) -> Seen {
+    let mut game = Game::new(level, SEED);
+    let n = level.file.sides.len() as u8;
+    for s in 0..n {
+        set_level(&mut game, s, AiLevel::Lookahead);
+    }
+    let seats: Vec<Seat> = (0..n).map(Seat::Side).chain([Seat::Spectator]).collect();
+    let seed = SEED.to_string();
+    let mut seen = Seen::default();
+    for _ in 0..ORDERS {
+        if game.outcome().is_some() {
+            break;
+        }
+        let Some(side) = side_to_act(&mut game) else {
+            break;
+        };
+        let Some(order) = next_order(&mut game, side) else {
+            break;
+        };
+        let before = game.record().clone();
+        if game.order(&order).is_err() {
+            // The computer's refusals are another test's business; this one looks at views.
+            continue;
+        }
+        let views: Vec<SideView> = seats.iter().map(|&s| game.view(s)).collect();
+        for v in &views {
+            let text = json(v);
+            assert!(
+                !text.contains(&seed),
+                "{name}: the seed is in the view of {:?}",
+                v.seat
+            );
+            for other in &views {
+                if other.seat == v.seat {
+                    continue;
+                }
+                for secret in &other.own {
+                    seen.kinds[match secret {
+                        Secret::Cards { .. } => 0,
+                        Secret::Guess { .. } => 1,
+                        Secret::Charge { .. } => 2,
+                        Secret::Answer { .. } => 3,
+                    }] += 1;
+                    let mine = v.own.iter().any(|s| s == secret);
+                    assert!(
+                        !mine,
+                        "{name}: {:?} holds {:?}'s secret {secret:?}",
+                        v.seat, other.seat
+                    );
+                    let needle = serde_json::to_string(secret).expect("json");
+                    assert!(
+                        !text.contains(&needle),
+                        "{name}: {secret:?} of {:?} is in the view of {:?}",
+                        other.seat,
+                        v.seat
+                    );
+                }
+            }
+            if v.seat == Seat::Spectator {
+                assert!(v.own.is_empty(), "{name}: a spectator has no secrets");
+            }
+        }
+        // Played the other way face down, the order leaves every other seat's view as it is.
+        if seen.swaps < SWAPS
+            && let Some((figure, other)) = face_down(&order)
+            && let Some(chooser) = views.iter().find_map(|v| match v.seat {
+                Seat::Side(s) if v.own.iter().any(|x| figure_of(x) == figure) => Some(s),
+                _ => None,
+            })
+        {
+            let mut rec = before;
+            rec.orders.push(other.clone());
+            if let Ok(alt) = Game::from_record(&rec) {
+                let mut alt = alt;
+                seen.swaps += 1;
+                for &seat in &seats {
+                    if seat == Seat::Side(chooser) {
+                        continue;
+                    }
+                    assert_eq!(
+                        json(&game.view(seat)),
+                        json(&alt.view(seat)),
+                        "{name}: {seat:?} can tell {order} from {other}"
+                    );
+                }
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn no_view_holds_another_sides_face_down_choices_or_the_seed_on_any_level() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("levels/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 13, "every level: {files:?}");
+    let mut total = Seen::default();
+    for f in &files {
+        let level = load_level_file(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let seen = check_level(&level, &f.display().to_string());
+        for k in 0..4 {
+            total.kinds[k] += seen.kinds[k];
+        }
+        total.swaps += seen.swaps;
+    }
+    // The games must have put the views to the test: face-down cards and charge orders were
+    // held while other seats looked, and choices were played the other way.
+    assert!(total.kinds[0] > 0, "no face-down cards were ever held");
+    assert!(total.kinds[2] > 0, "no charge orders were ever held");
+    assert!(
+        total.swaps >= 13,
+        "only {} choices played the other way",
+        total.swaps
+    );
+}
