@@ -198,6 +198,20 @@ pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// The last `max` bytes (or fewer) of a regular file, for looking at how a journal ends
+/// without reading it whole. The bytes may begin inside a character.
+pub fn read_tail(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::{Seek as _, SeekFrom};
+    let (mut file, len) = open_regular(path)?;
+    file.seek(SeekFrom::Start(len.saturating_sub(max)))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

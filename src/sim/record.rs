@@ -246,7 +246,7 @@ impl Record {
 }
 
 /// Writes `text` to `path` atomically: a temporary file beside it, flushed to disk, then
-/// renamed over the old one. A crash or a full disk leaves the previous save intact. A text
+/// renamed over the old one, the folder synced. A crash or a full disk leaves the previous save intact. A text
 /// over [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES) is not written at all: the
 /// game could not read it back.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
@@ -277,7 +277,10 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         SaveError::Io(format!("{}: {e}", path.display()))
-    })
+    })?;
+    // The rename itself is durable only once the folder is synced.
+    super::journal::sync_dir(dir);
+    Ok(())
 }
 
 /// Reads a save file through the shared reader: a regular file only, at most
