@@ -224,9 +224,7 @@ pub fn mark_ended(base: &Path) -> Result<(), SaveError> {
 
 /// One journal line: the index and the order, or `None` for an undo.
 fn parse_line(line: &str) -> Result<(usize, Option<Order>), String> {
-    let (n, rest) = line
-        .split_once(' ')
-        .ok_or("expected `<index> <order>`")?;
+    let (n, rest) = line.split_once(' ').ok_or("expected `<index> <order>`")?;
     let n: usize = n.parse().map_err(|_| format!("{n:?} is not an index"))?;
     if rest == "undo" {
         return Ok((n, None));

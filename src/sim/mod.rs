@@ -267,10 +267,7 @@ impl Game {
     /// Rebuilds a game from its record by replaying every order.
     pub fn from_record(rec: &record::Record) -> Result<Game, record::SaveError> {
         use record::SaveError;
-        let rules = crate::level::load_ruleset_str(&rec.ruleset, "<saved ruleset>")
-            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
-        let level = crate::level::load_level_str_with(&rec.level, &rec.level_source, rules)
-            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
+        let level = rec.level()?;
         let mut g = Game::new(&level, rec.seed);
         for (i, o) in rec.orders.iter().enumerate() {
             g.order(o)

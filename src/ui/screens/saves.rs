@@ -49,6 +49,31 @@ pub fn save_path(dir: &Path, name: &str) -> Result<PathBuf, String> {
     Ok(dir.join(format!("{stem}.ron")))
 }
 
+/// A save name proposed for a game of the level `level` (the end screen's "Tiny finished"):
+/// the level's name with what a save name may not hold turned into spaces, cut to fit, and
+/// `what` after it, so the save dialog always accepts it as proposed.
+pub fn proposed_name(level: &str, what: &str) -> String {
+    let clean: String = level
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let words: Vec<&str> = clean.split_whitespace().collect();
+    let room = MAX_NAME.saturating_sub(what.chars().count() + 1);
+    let stem: String = words.join(" ").chars().take(room).collect();
+    let stem = stem.trim();
+    if stem.is_empty() {
+        what.to_string()
+    } else {
+        format!("{stem} {what}")
+    }
+}
+
 /// A save file as the Load dialog lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SaveInfo {
@@ -149,8 +174,15 @@ pub fn save_named(game: &Game, dir: &Path, name: &str) -> Result<PathBuf, String
 pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
     // An autosave comes with its journal: the orders given since it began.
     let record = crate::sim::journal::read_with_journal(path)?;
-    let level = crate::ui::bridge::level_of_record(&record).map_err(SaveError::Corrupt)?;
-    Ok((Game::from_record(&record)?, level))
+    // Errors inside the save name the save (the file chosen), never a file on disk.
+    let named = |e: SaveError| match e {
+        SaveError::Corrupt(m) => {
+            SaveError::Corrupt(format!("{}: {m}", crate::level::error::shown_path(path)))
+        }
+        e => e,
+    };
+    let level = record.level().map_err(named)?;
+    Ok((Game::from_record(&record).map_err(named)?, level))
 }
 
 /// Whether the game on screen is autosaved: every game is, except while a finished battle is
@@ -200,6 +232,23 @@ mod tests {
             assert!(save_path(d, bad).is_err(), "{bad:?}");
         }
         assert!(save_path(d, &"x".repeat(MAX_NAME + 1)).is_err());
+    }
+
+    #[test]
+    fn the_proposed_name_is_accepted_by_the_save_dialog() {
+        let d = Path::new("saves");
+        assert_eq!(proposed_name("Tiny", "finished"), "Tiny finished");
+        let long = "é".repeat(200);
+        for level in [
+            "Tiny",
+            "Hastings (1066): the ridge!",
+            "",
+            "../..",
+            long.as_str(),
+        ] {
+            let name = proposed_name(level, "finished");
+            assert!(save_path(d, &name).is_ok(), "{level:?} → {name:?}");
+        }
     }
 
     #[test]
