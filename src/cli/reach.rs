@@ -288,8 +288,7 @@ fn stream_text<W: Write>(
         head.unit, head.from[0], head.from[1], head.facing, head.gait, head.allowance,
     )?;
     writeln!(w, "{all} cell/facing ends:")?;
-    let mut done = 0;
-    for c in ends {
+    for (done, c) in ends.enumerate() {
         if w.full() {
             let note = stopped_note(done, all, w.cap);
             writeln!(w, "  … {note}")?;
@@ -318,7 +317,6 @@ fn stream_text<W: Write>(
                 r.fail_cost
             )?;
         }
-        done += 1;
     }
     Ok(None)
 }
