@@ -7,7 +7,10 @@ pub fn run(files: &[PathBuf]) -> i32 {
     let mut bad = 0;
     for f in files {
         match crate::level::load::check_file(f) {
-            Ok(kind) => super::emit(&format!("{}: ok ({kind})\n", f.display())),
+            Ok(kind) => super::emit(&format!(
+                "{}: ok ({kind})\n",
+                crate::level::error::shown_path(f)
+            )),
             Err(errs) => {
                 bad += 1;
                 eprintln!("{errs}");

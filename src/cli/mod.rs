@@ -201,7 +201,42 @@ pub fn main() -> i32 {
     }
 }
 
+/// Why no window can open here, if that can be told before trying: on Linux and the BSDs the
+/// window is an X11 window, so it needs `DISPLAY` naming a display that exists (the
+/// windowing library would otherwise panic deep inside). `None` where a window may open.
+pub fn no_display() -> Option<String> {
+    if cfg!(any(
+        target_os = "windows",
+        target_os = "macos",
+        target_os = "ios"
+    )) {
+        return None;
+    }
+    let words = "the window needs a graphical display: run warhorse in a desktop session (the \
+                 commands check, reach, script, sim and tournament need none)";
+    let display = std::env::var("DISPLAY").unwrap_or_default();
+    if display.trim().is_empty() {
+        return Some(format!("no display (DISPLAY is not set): {words}"));
+    }
+    // A local display `:N` is a socket in /tmp/.X11-unix; none there, no server to reach.
+    let local = display
+        .strip_prefix(':')
+        .and_then(|n| n.split('.').next())
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if let Some(n) = local
+        && !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+    {
+        let shown = crate::level::error::shown(&display);
+        return Some(format!("no display {shown} is running: {words}"));
+    }
+    None
+}
+
 fn open_window(level: Option<PathBuf>, e2e: Option<crate::ui::SelfTest>) -> i32 {
+    if let Some(why) = no_display() {
+        eprintln!("warhorse: {why}");
+        return 1;
+    }
     if level.is_none() && e2e.is_none() {
         let exit = crate::ui::screens::run_start_screen();
         return i32::from(exit != bevy::app::AppExit::Success);

@@ -8,6 +8,8 @@ use crate::sim::orders::Order;
 use crate::sim::snapshot::Snapshot;
 use crate::sim::victory::Report;
 use serde::Serialize;
+use std::cell::RefCell;
+use std::io::Write;
 use std::path::Path;
 
 #[derive(Serialize)]
@@ -19,16 +21,72 @@ struct OrderOut {
     reason: Option<String>,
 }
 
+/// Gives the `i`th order to the game and says how it went.
+fn give(game: &mut Game, i: usize, o: &Order) -> OrderOut {
+    let r = game.order(o);
+    OrderOut {
+        n: i + 1,
+        order: o.to_string(),
+        result: if r.is_ok() { "accepted" } else { "refused" },
+        reason: r.err().map(|e| e.0),
+    }
+}
+
+/// The orders, played as they are written out: the results are never all held at once, so
+/// a long orders file costs the output's time, not its size in memory.
+struct Played<'a> {
+    game: &'a RefCell<Game>,
+    orders: &'a [Order],
+}
+
+impl Serialize for Played<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq as _;
+        let mut seq = s.serialize_seq(Some(self.orders.len()))?;
+        for (i, o) in self.orders.iter().enumerate() {
+            let out = give(&mut self.game.borrow_mut(), i, o);
+            seq.serialize_element(&out)?;
+        }
+        seq.end()
+    }
+}
+
+/// How the battle ended, read after the orders were played (issue 12).
+struct Ending<'a>(&'a RefCell<Game>);
+
+impl Ending<'_> {
+    fn absent(&self) -> bool {
+        self.0.borrow().outcome().is_none()
+    }
+}
+
+impl Serialize for Ending<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let game = self.0.borrow();
+        let turn = game.app.world().resource::<crate::sim::phase::TurnState>();
+        game.outcome().map(|o| Report::new(o, turn)).serialize(s)
+    }
+}
+
+/// The state after the orders, read when it is written.
+struct Final<'a>(&'a RefCell<Game>);
+
+impl Serialize for Final<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.borrow_mut().snapshot().serialize(s)
+    }
+}
+
+/// `script --json`'s output, written as the game is played.
 #[derive(Serialize)]
-struct ScriptOut {
-    level: String,
+struct ScriptOut<'a> {
+    level: &'a str,
     seed: u64,
-    orders: Vec<OrderOut>,
-    /// Issue 12: how the battle ended, once it has.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    outcome: Option<Report>,
+    orders: Played<'a>,
+    #[serde(skip_serializing_if = "Ending::absent")]
+    outcome: Ending<'a>,
     #[serde(flatten)]
-    state: Snapshot,
+    state: Final<'a>,
 }
 
 /// Reads an orders file: a RON list of orders, through the shared reader (a regular file
@@ -60,77 +118,86 @@ pub fn run(level: &Path, orders: &Path, seed: u64, json: bool) -> i32 {
             return 2;
         }
     };
-    let out = play(&level, &orders, seed);
-    if json {
-        if let Err(code) = super::emit_json(&out) {
-            return code;
+    let game = RefCell::new(Game::new(&level, seed));
+    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if json {
+        let out = ScriptOut {
+            level: &level.file.name,
+            seed,
+            orders: Played {
+                game: &game,
+                orders: &orders,
+            },
+            outcome: Ending(&game),
+            state: Final(&game),
+        };
+        match serde_json::to_writer_pretty(&mut w, &out) {
+            Err(e) if !e.is_io() => {
+                eprintln!("{e}");
+                return 2;
+            }
+            r => r
+                .map_err(std::io::Error::from)
+                .and_then(|()| w.write_all(b"\n")),
         }
     } else {
-        print_text(&out);
-    }
+        write_text(
+            &mut w,
+            &level.file.name,
+            seed,
+            &orders,
+            &mut game.borrow_mut(),
+        )
+    };
+    // A closed pipe (`| head`) ends the output quietly, as it always has.
+    let _ = written.and_then(|()| w.flush());
     0
 }
 
-fn play(level: &crate::level::Level, orders: &[Order], seed: u64) -> ScriptOut {
-    let mut game = Game::new(level, seed);
-    let results = orders
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let r = game.order(o);
-            OrderOut {
-                n: i + 1,
-                order: o.to_string(),
-                result: if r.is_ok() { "accepted" } else { "refused" },
-                reason: r.err().map(|e| e.0),
-            }
-        })
-        .collect();
+/// The text report, each order's line written as it is played.
+fn write_text(
+    w: &mut impl Write,
+    level: &str,
+    seed: u64,
+    orders: &[Order],
+    game: &mut Game,
+) -> std::io::Result<()> {
+    writeln!(w, "{level} (seed {seed})")?;
+    for (i, o) in orders.iter().enumerate() {
+        let o = give(game, i, o);
+        match &o.reason {
+            None => writeln!(w, "{:>3}. {}: accepted", o.n, o.order)?,
+            Some(r) => writeln!(w, "{:>3}. {}: REFUSED — {r}", o.n, o.order)?,
+        }
+    }
     let turn = game
         .app
         .world()
         .resource::<crate::sim::phase::TurnState>()
         .clone();
-    ScriptOut {
-        level: level.file.name.clone(),
-        seed,
-        orders: results,
-        outcome: game.outcome().map(|o| Report::new(o, &turn)),
-        state: game.snapshot(),
-    }
+    let outcome = game.outcome().map(|o| Report::new(o, &turn));
+    let state = game.snapshot();
+    write_tail(w, outcome.as_ref(), &state)
 }
 
-fn print_text(out: &ScriptOut) {
-    use std::fmt::Write as _;
-    let mut text = String::new();
-    let _ = writeln!(text, "{} (seed {})", out.level, out.seed);
-    for o in &out.orders {
-        match &o.reason {
-            None => {
-                let _ = writeln!(text, "{:>3}. {}: accepted", o.n, o.order);
-            }
-            Some(r) => {
-                let _ = writeln!(text, "{:>3}. {}: REFUSED — {r}", o.n, o.order);
-            }
-        }
-    }
-    let s = &out.state;
-    if let Some(o) = &out.outcome {
+/// The end of the text report: the outcome, the figures and the log.
+fn write_tail(w: &mut impl Write, outcome: Option<&Report>, s: &Snapshot) -> std::io::Result<()> {
+    if let Some(o) = outcome {
         let who = o
             .winner
             .as_ref()
             .map_or("a draw".to_string(), |w| format!("{w} wins"));
         let pts: Vec<String> = o.points.iter().map(|(s, p)| format!("{s} {p}")).collect();
-        let _ = writeln!(
-            text,
+        writeln!(
+            w,
             "\nThe battle is over in turn {}: {who} ({}). Victory points: {}.",
             o.turn,
             o.reason,
             pts.join(", ")
-        );
+        )?;
     }
-    let _ = writeln!(
-        text,
+    writeln!(
+        w,
         "\nTurn {}, {}{}",
         s.turn,
         s.phase,
@@ -138,15 +205,15 @@ fn print_text(out: &ScriptOut) {
             .as_ref()
             .map(|m| format!(", {m} to move"))
             .unwrap_or_default()
-    );
+    )?;
     for f in &s.figures {
         let link = match (&f.mounted_on, &f.carrying) {
             (Some(m), _) => format!(" on {m}"),
             (_, Some(r)) => format!(" carrying {r}"),
             _ => String::new(),
         };
-        let _ = writeln!(
-            text,
+        writeln!(
+            w,
             "  {:<14} {:<6} ({},{}) {:<2} {:<6} {}/{} left, blows {}/{}, body {}/{}{link}{}",
             f.id,
             f.side,
@@ -165,11 +232,11 @@ fn print_text(out: &ScriptOut) {
             } else {
                 format!(" [{}]", f.conditions.join(", "))
             }
-        );
+        )?;
     }
-    let _ = writeln!(text, "\nLog:");
+    writeln!(w, "\nLog:")?;
     for l in &s.log {
-        let _ = writeln!(text, "  T{} {}: {l}", l.turn, l.phase);
+        writeln!(w, "  T{} {}: {l}", l.turn, l.phase)?;
     }
-    super::emit(&text);
+    Ok(())
 }

@@ -71,7 +71,8 @@ fn summarise(results: &[BoutResult]) -> Summary {
         draws: results.iter().filter(|r| r.winner.is_none()).count(),
         orders: results.iter().map(|r| r.orders).sum(),
         refused: results.iter().map(|r| r.refused).sum(),
-        mean_turns: results.iter().map(|r| r.turns as f64).sum::<f64>() / n,
+        // Folded from +0.0: an empty `sum` of floats is -0.0, printed "-0.0" (`--games 0`).
+        mean_turns: results.iter().fold(0.0, |a, r| a + r.turns as f64) / n,
         wins,
         losses,
         routed,
@@ -208,4 +209,16 @@ fn timing_text(timing: &Timing, games: usize) -> String {
         timing.total_us as f64 / 1000.0 / games.max(1) as f64
     );
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_games_have_a_mean_of_zero_turns_not_minus_zero() {
+        let s = summarise(&[]);
+        assert_eq!(format!("{:.1}", s.mean_turns), "0.0");
+        assert_eq!(s.games, 0);
+    }
 }

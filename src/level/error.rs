@@ -8,10 +8,29 @@
 
 use std::fmt;
 
+/// A file name as printed in messages: control characters (ESC, BEL, a newline…) shown
+/// escaped (`\u{1b}`), so a name can never drive the terminal or forge a line of output.
+pub fn shown(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// [`shown`] for a path.
+pub fn shown_path(path: &std::path::Path) -> String {
+    shown(&path.to_string_lossy())
+}
+
 /// One problem in one file, at a 1-based line and column (columns count characters, as `ron`
-/// does, so positions agree whichever stage found the problem).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+/// does, so positions agree whichever stage found the problem). Printed
+/// `file:line:column: message`, the file name [`shown`] escaped.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
     /// The path (or `<embedded default>`-style name) of the file, as given to the loader.
     pub file: String,
@@ -22,6 +41,16 @@ pub struct LoadError {
     /// What is wrong and what was expected.
     pub message: String,
 }
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (file, line, column, message) =
+            (shown(&self.file), self.line, self.column, &self.message);
+        write!(f, "{file}:{line}:{column}: {message}")
+    }
+}
+
+impl std::error::Error for LoadError {}
 
 impl LoadError {
     /// Builds an error; kept as a function so call sites read as one line.
@@ -85,6 +114,18 @@ impl fmt::Display for LoadErrors {
 }
 
 impl std::error::Error for LoadErrors {}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_in_file_names_are_escaped() {
+        let e = LoadError::new("a\u{1b}[31mb\u{7}.ron", 1, 2, "bad");
+        assert_eq!(e.to_string(), "a\\u{1b}[31mb\\u{7}.ron:1:2: bad");
+        assert_eq!(shown("plain é.ron"), "plain é.ron");
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,7 @@
-//! The one way Warhorse reads a file it is given: levels, rulesets, orders files and saves
-//! all come through [`read_text`] (and the Load dialog's listing through [`read_head`]).
+//! The one way Warhorse reads a file it is given: levels, rulesets, orders files, saves, the
+//! autosave's journal and the settings all come through [`read_text`] (the Load dialog's
+//! listing through [`read_head`]); art and sounds, which the asset server opens, are first
+//! checked by [`check_file`] and then read with a cap by their loader.
 //!
 //! A file named on the command line or found in `saves/` is untrusted: it may be a FIFO that
 //! never delivers a byte, a device such as `/dev/zero` that never ends, a directory, or simply
@@ -153,8 +155,25 @@ fn open_regular(path: &Path) -> Result<(File, u64), ReadError> {
     Ok((file, meta.len()))
 }
 
+/// Largest settings file read, in bytes: a settings file is a few hundred bytes.
+pub const MAX_SETTINGS_BYTES: u64 = 64 * 1024;
+
+/// Largest sound file loaded, in bytes: the game's cues are short WAVs of a few hundred KB.
+pub const MAX_SOUND_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Checks, without reading it, that `path` is a regular file of at most `limit` bytes, for
+/// files another library opens (art and sounds, through the asset server): a FIFO, a device
+/// or an oversized file is refused before the library ever opens it. Returns its size.
+pub fn check_file(path: &Path, limit: u64) -> Result<u64, ReadError> {
+    let (_, len) = open_regular(path)?;
+    if len > limit {
+        return Err(ReadError::TooBig { len, limit });
+    }
+    Ok(len)
+}
+
 /// Reads at most `limit` bytes of a regular file; `TooBig` if it holds more.
-fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let (file, len) = open_regular(path)?;
     if len > limit {
         return Err(ReadError::TooBig { len, limit });
@@ -173,10 +192,14 @@ fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Reads a whole text file the game was given: a regular file only, at most `limit` bytes,
-/// UTF-8 (a bad byte is reported at its line and column). Every level, ruleset, orders file
-/// and save is read by this function.
+/// UTF-8 (a bad byte is reported at its line and column; a leading byte-order mark is
+/// dropped). Every level, ruleset, orders file, save and settings file is read by this
+/// function.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
-    let bytes = read_bytes(path, limit)?;
+    let mut bytes = read_bytes(path, limit)?;
+    if bytes.starts_with(&[0xef, 0xbb, 0xbf]) {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let good = e.utf8_error().valid_up_to();
         let prefix = e.as_bytes().get(..good).unwrap_or_default();
@@ -193,6 +216,20 @@ pub fn read_head(path: &Path, max: usize) -> Result<Vec<u8>, ReadError> {
     let (file, _) = open_regular(path)?;
     let mut bytes = Vec::with_capacity(max.min(64 * 1024));
     file.take(max as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    Ok(bytes)
+}
+
+/// The last `max` bytes (or fewer) of a regular file, for looking at how a journal ends
+/// without reading it whole. The bytes may begin inside a character.
+pub fn read_tail(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::{Seek as _, SeekFrom};
+    let (mut file, len) = open_regular(path)?;
+    file.seek(SeekFrom::Start(len.saturating_sub(max)))
+        .map_err(|e| ReadError::Io(e.to_string()))?;
+    let mut bytes = Vec::new();
+    file.take(max)
         .read_to_end(&mut bytes)
         .map_err(|e| ReadError::Io(e.to_string()))?;
     Ok(bytes)
@@ -218,9 +255,43 @@ mod tests {
             Err(ReadError::TooBig { limit: 3, .. })
         ));
         assert_eq!(read_head(&p, 2).unwrap(), b"ab");
+        std::fs::write(&p, b"\xef\xbb\xbf(a: 1)").unwrap();
+        assert_eq!(
+            read_text(&p, 100).as_deref(),
+            Ok("(a: 1)"),
+            "a BOM is dropped"
+        );
         assert!(
             matches!(read_text(&dir, 100), Err(ReadError::NotAFile(k)) if k.contains("directory"))
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A FIFO with no writer and `/dev/zero` are refused by kind, at once, by every reader.
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_refused_by_kind_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("warhorse-special-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let zero = dir.join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for p in [&fifo, &zero] {
+            assert!(
+                matches!(read_text(p, 100), Err(ReadError::NotAFile(_))),
+                "{p:?}"
+            );
+            assert!(
+                matches!(check_file(p, 100), Err(ReadError::NotAFile(_))),
+                "{p:?}"
+            );
+            assert!(
+                matches!(read_head(p, 100), Err(ReadError::NotAFile(_))),
+                "{p:?}"
+            );
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

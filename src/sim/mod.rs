@@ -10,6 +10,7 @@ pub mod components;
 pub mod dice;
 pub mod fire;
 pub mod groups;
+pub mod journal;
 pub mod log;
 pub mod melee;
 pub mod motion;
@@ -198,6 +199,9 @@ pub struct Game {
     undo_floor: usize,
     /// Refused orders whose changes were undone by rebuilding from the record.
     restores: u32,
+    /// The autosave's journal, written after every accepted order and undo (the window's
+    /// games; `None` for the command line and the tests).
+    journal: Option<journal::Journal>,
 }
 
 impl Game {
@@ -253,6 +257,7 @@ impl Game {
             record,
             undo_floor: 0,
             restores: 0,
+            journal: None,
         };
         // The first update runs the start-up schedules and enters the first phase.
         g.app.update();
@@ -263,10 +268,7 @@ impl Game {
     /// Rebuilds a game from its record by replaying every order.
     pub fn from_record(rec: &record::Record) -> Result<Game, record::SaveError> {
         use record::SaveError;
-        let rules = crate::level::load_ruleset_str(&rec.ruleset, "<saved ruleset>")
-            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
-        let level = crate::level::load_level_str_with(&rec.level, &rec.level_source, rules)
-            .map_err(|e| SaveError::Corrupt(e.to_string()))?;
+        let level = rec.level()?;
         let mut g = Game::new(&level, rec.seed);
         for (i, o) in rec.orders.iter().enumerate() {
             g.order(o)
@@ -295,6 +297,36 @@ impl Game {
     /// Saves the game to `path` (atomically).
     pub fn save(&self, path: &std::path::Path) -> Result<(), record::SaveError> {
         record::write_atomic(path, &self.record.to_text())
+    }
+
+    /// Begins autosaving this game in `dir` (see [`journal`]): its record now, then every
+    /// accepted order and undo appended and synced as it happens. Returns the autosave's path.
+    pub fn autosave_to(
+        &mut self,
+        dir: &std::path::Path,
+    ) -> Result<std::path::PathBuf, record::SaveError> {
+        self.close_autosave();
+        let j = journal::Journal::begin(dir, &self.record)?;
+        let path = j.base().to_path_buf();
+        self.journal = Some(j);
+        Ok(path)
+    }
+
+    /// Stops autosaving, marking the game as left cleanly (so it is not offered for resuming).
+    pub fn close_autosave(&mut self) {
+        if let Some(mut j) = self.journal.take() {
+            j.close();
+        }
+    }
+
+    /// The autosave this game is written to, if any.
+    pub fn autosave_path(&self) -> Option<&std::path::Path> {
+        self.journal.as_ref().map(journal::Journal::base)
+    }
+
+    /// Why autosaving last failed, once (the window shows it).
+    pub fn autosave_error(&mut self) -> Option<String> {
+        self.journal.as_mut().and_then(journal::Journal::take_error)
     }
 
     /// Loads a saved game.
@@ -367,6 +399,9 @@ impl Game {
         }
         self.run_until_orders();
         self.record.orders.push(order.clone());
+        if let Some(j) = self.journal.as_mut() {
+            j.order(self.record.orders.len() - 1, order);
+        }
         // Only the lines this order wrote are looked at: replaying a long game stays linear.
         let log = &self.app.world().resource::<GameLog>().0;
         if log
@@ -383,6 +418,7 @@ impl Game {
     /// it not to, the game is kept as it is and the failure reported, never a panic.
     fn restore(&mut self) {
         self.restores += 1;
+        let journal = self.journal.take();
         match Game::from_record(&self.record) {
             Ok(g) => {
                 let restores = self.restores;
@@ -393,6 +429,7 @@ impl Game {
                 "warhorse: a refused order changed the game and it could not be rebuilt: {e}"
             ),
         }
+        self.journal = journal;
     }
 
     /// How many refused orders had touched the world and were undone by a rebuild. Every
@@ -421,7 +458,13 @@ impl Game {
         let mut rec = self.record.clone();
         rec.orders.pop();
         // Replaying recomputes the floor: the same orders roll the same dice.
-        *self = Game::from_record(&rec).map_err(|e| Refusal(e.to_string()))?;
+        let mut g = Game::from_record(&rec).map_err(|e| Refusal(e.to_string()))?;
+        g.journal = self.journal.take();
+        *self = g;
+        let len = self.record.orders.len();
+        if let Some(j) = self.journal.as_mut() {
+            j.undo(len);
+        }
         Ok(())
     }
 

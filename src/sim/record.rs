@@ -64,6 +64,8 @@ pub enum SaveError {
     },
     /// It parses, but replaying it does not work (a level or rules change refuses an order).
     Replay(String),
+    /// A level file, offered where a save was expected (the Load dialog).
+    Level,
 }
 
 impl fmt::Display for SaveError {
@@ -79,6 +81,11 @@ impl fmt::Display for SaveError {
                  format {SAVE_FORMAT}"
             ),
             SaveError::Replay(e) => write!(f, "the saved game no longer replays: {e}"),
+            SaveError::Level => write!(
+                f,
+                "this is a level, not a saved game: start it from the start screen's list of \
+                 levels (or `warhorse --level FILE`)"
+            ),
         }
     }
 }
@@ -152,6 +159,9 @@ struct Leading {
     game: Option<String>,
     format: Option<u32>,
     level_name: Option<String>,
+    /// It starts as a level file does (`name`, then `ruleset`, `width` or `description`),
+    /// not as a save.
+    level: bool,
 }
 
 impl Leading {
@@ -160,8 +170,14 @@ impl Leading {
             game: None,
             format: None,
             level_name: None,
+            level: false,
         };
-        for (name, value) in crate::level::load::leading_fields(text, 3) {
+        let fields = crate::level::load::leading_fields(text, 3);
+        lead.level = fields.first().is_some_and(|(n, _)| n == "name")
+            && fields
+                .iter()
+                .any(|(n, _)| matches!(n.as_str(), "ruleset" | "width" | "height" | "description"));
+        for (name, value) in fields {
             match name.as_str() {
                 "game" => lead.game = ron::from_str(&value).ok(),
                 "format" => lead.format = value.parse().ok(),
@@ -172,8 +188,11 @@ impl Leading {
         lead
     }
 
-    /// Refuses what is certainly another game's file or another format.
+    /// Refuses what is certainly another game's file or another format, or a level.
     fn check(&self) -> Result<(), SaveError> {
+        if self.level {
+            return Err(SaveError::Level);
+        }
         match (&self.game, self.format) {
             (Some(g), _) if g != "warhorse" => {
                 Err(SaveError::Corrupt(format!("it says it is a {g:?} file")))
@@ -188,6 +207,29 @@ impl Leading {
 }
 
 impl Record {
+    /// The level this record plays, rebuilt from the level and ruleset saved inside it. An
+    /// error names the place in the save's own copy of the level (never the file the level
+    /// first came from, which may have changed or be gone since).
+    pub fn level(&self) -> Result<crate::level::Level, SaveError> {
+        let inside = |what: &str, es: crate::level::LoadErrors| {
+            let lines: Vec<String> = es
+                .errors()
+                .iter()
+                .map(|e| {
+                    format!(
+                        "in the {what} saved inside it, line {}, column {}: {}",
+                        e.line, e.column, e.message
+                    )
+                })
+                .collect();
+            SaveError::Corrupt(lines.join("\n"))
+        };
+        let rules = crate::level::load_ruleset_str(&self.ruleset, "<saved ruleset>")
+            .map_err(|e| inside("ruleset", e))?;
+        crate::level::load_level_str_with(&self.level, &self.level_source, rules)
+            .map_err(|e| inside("level", e))
+    }
+
     /// The save file's text: the [`SaveHeader`] line, then the record.
     pub fn to_text(&self) -> String {
         let cfg = ron::ser::PrettyConfig::new().struct_names(true);
@@ -215,7 +257,7 @@ impl Record {
             Some(_) => {}
             None => {
                 let lead = Leading::of(text);
-                if lead.game.is_some() && lead.format.is_some() {
+                if lead.level || (lead.game.is_some() && lead.format.is_some()) {
                     lead.check()?;
                 }
             }
@@ -246,9 +288,9 @@ impl Record {
 }
 
 /// Writes `text` to `path` atomically: a temporary file beside it, flushed to disk, then
-/// renamed over the old one. A crash or a full disk leaves the previous save intact. A text
-/// over [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES) is not written at all: the
-/// game could not read it back.
+/// renamed over the old one, the folder synced. A crash or a full disk leaves the previous
+/// save intact. A text over [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES) is not
+/// written at all: the game could not read it back.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
     let limit = crate::level::input::MAX_SAVE_BYTES;
     if text.len() as u64 > limit {
@@ -277,18 +319,20 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         SaveError::Io(format!("{}: {e}", path.display()))
-    })
+    })?;
+    // The rename itself is durable only once the folder is synced.
+    super::journal::sync_dir(dir);
+    Ok(())
 }
 
 /// Reads a save file through the shared reader: a regular file only, at most
 /// [`MAX_SAVE_BYTES`](crate::level::input::MAX_SAVE_BYTES), parsed once.
 pub fn read_save(path: &Path) -> Result<Record, SaveError> {
     use crate::level::input::{MAX_SAVE_BYTES, ReadError, read_text};
+    let shown = crate::level::error::shown_path(path);
     let text = read_text(path, MAX_SAVE_BYTES).map_err(|e| match e {
-        ReadError::Io(_) | ReadError::NotAFile(_) => {
-            SaveError::Io(format!("{}: {e}", path.display()))
-        }
-        ReadError::TooBig { .. } => SaveError::Corrupt(format!("{}: {e}", path.display())),
+        ReadError::Io(_) | ReadError::NotAFile(_) => SaveError::Io(format!("{shown}: {e}")),
+        ReadError::TooBig { .. } => SaveError::Corrupt(format!("{shown}: {e}")),
         ReadError::NotUtf8 { line, column } => {
             SaveError::Corrupt(format!("line {line}, column {column}: {e}"))
         }

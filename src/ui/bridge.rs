@@ -199,10 +199,7 @@ pub fn install_game(world: &mut World, game: Game, level: Level) {
 
 /// The level a saved game plays, rebuilt from the text and ruleset kept in the save.
 pub fn level_of_record(rec: &Record) -> Result<Level, String> {
-    let rules = crate::level::load_ruleset_str(&rec.ruleset, "<saved ruleset>")
-        .map_err(|e| e.to_string())?;
-    crate::level::load_level_str_with(&rec.level, &rec.level_source, rules)
-        .map_err(|e| e.to_string())
+    rec.level().map_err(|e| e.to_string())
 }
 
 fn drain<M: Message>(world: &mut World) -> Vec<M> {

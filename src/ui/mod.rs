@@ -102,6 +102,7 @@ pub fn window_app(level: Level) -> App {
                 ..default()
             }),
     )
+    .insert_resource(art::AssetFolder(art::asset_folder().into()))
     .add_plugins((TilemapPlugin, UiPlugin))
     .insert_resource(CurrentLevel(level));
     app

@@ -3,6 +3,7 @@
 mod ai;
 mod cavalry;
 mod chance_steps;
+mod clear_words;
 mod e2e;
 mod fidelity;
 mod fire;

@@ -16,11 +16,13 @@ use std::path::{Path, PathBuf};
 use warhorse::level::{Control, Level, load_level_file};
 use warhorse::rules::movement::Step;
 use warhorse::sim::Game;
+use warhorse::sim::journal::{autosaves, crashed, ended, read_with_journal};
 use warhorse::sim::orders::Order;
 use warhorse::sim::record::{SaveError, read_save};
 use warhorse::ui::screens::cards::Cards;
 use warhorse::ui::screens::host::GameHost;
-use warhorse::ui::screens::saves::{AUTOSAVE, SaveDir};
+use warhorse::ui::screens::saves::SaveDir;
+use warhorse::ui::screens::start::StartForm;
 use warhorse::ui::screens::{
     Dialog, Overlays, Screen, ScreenAction, ScreenActions, ScreenView, ScreensPlugin,
 };
@@ -38,7 +40,11 @@ fn tmpdir(name: &str) -> PathBuf {
 /// A headless app with the screens (and `cards`, or the real melee rules), saving into its
 /// own directory, a game of `level` started through the start screen's action.
 fn app_of(name: &str, level: Level, cards: Option<Cards>) -> (App, PathBuf) {
-    let dir = tmpdir(name);
+    app_at(tmpdir(name), level, cards)
+}
+
+/// As [`app_of`], saving into `dir` as it is (a second run of the game, after a first).
+fn app_at(dir: PathBuf, level: Level, cards: Option<Cards>) -> (App, PathBuf) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
         .insert_resource(SaveDir(dir.clone()));
@@ -142,22 +148,44 @@ fn a_corrupt_or_incompatible_save_shows_its_message_and_changes_nothing() {
 }
 
 #[test]
-fn the_autosave_is_written_at_the_start_of_every_turn() {
+fn every_accepted_order_is_autosaved_and_a_crash_then_start_keeps_the_game() {
     let (mut app, dir) = app("autosave");
-    let auto = dir.join(AUTOSAVE);
-    let rec = read_save(&auto).expect("turn 1 is saved when the game starts");
-    assert!(rec.orders.is_empty());
+    let saves = autosaves(&dir);
+    assert_eq!(saves.len(), 1, "the game is autosaved as it begins");
+    let auto = saves[0].clone();
+    assert!(read_save(&auto).unwrap().orders.is_empty());
+    let step = || Order::Move {
+        unit: "knight".into(),
+        steps: vec![Step::Forward],
+    };
+    order(&mut app, step());
+    order(&mut app, step());
+    game(&mut app).undo().expect("a move is taken back");
     order(&mut app, Order::EndSide);
-    assert_eq!(read_save(&auto).unwrap().orders.len(), 0, "same turn");
-    for _ in 0..3 {
-        order(&mut app, Order::EndSide);
-    }
-    assert_eq!(game(&mut app).snapshot().turn, 2);
-    assert_eq!(read_save(&auto).unwrap().orders.len(), 4, "turn 2 is saved");
-    // Loading does not overwrite the autosave with the game just loaded.
-    let stamp = std::fs::metadata(&auto).unwrap().modified().unwrap();
+    order(&mut app, Order::EndSide);
+    let orders = game(&mut app).record().orders.clone();
+    assert_eq!(orders.len(), 3);
+    // Mid-turn, the app is dropped without a clean exit: every accepted order is there.
+    drop(app);
+    assert_eq!(read_with_journal(&auto).unwrap().orders, orders);
+    assert_eq!(crashed(&dir).as_ref(), Some(&auto));
+    // The next run: the start screen offers the crashed game; Start begins another autosave
+    // and leaves the crashed one as it was.
+    let (mut app, _) = app_at(dir.clone(), field(), None);
+    let offered = app.world().resource::<StartForm>().resume.clone();
+    assert_eq!(offered.map(|r| r.path), Some(auto.clone()));
+    assert_eq!(autosaves(&dir).len(), 2);
+    assert_eq!(read_with_journal(&auto).unwrap().orders, orders, "kept");
+    order(&mut app, Order::EndSide);
+    // Resuming it plays on from its last order, and it is offered no more.
     act(&mut app, ScreenAction::Load(auto.clone()));
-    assert_eq!(std::fs::metadata(&auto).unwrap().modified().unwrap(), stamp);
+    assert_eq!(game(&mut app).record().orders, orders);
+    assert!(ended(&auto));
+    let newest = autosaves(&dir)[0].clone();
+    assert_ne!(newest, auto);
+    assert_eq!(read_with_journal(&newest).unwrap().orders, orders);
+    act(&mut app, ScreenAction::QuitToStart);
+    assert_eq!(crashed(&dir), None, "every game was left cleanly");
 }
 
 #[test]

@@ -61,7 +61,7 @@ pub(super) fn resolve_ruleset(
             &at,
             format!(
                 "unknown ruleset {name:?} (no file {}): {expected}",
-                path.display()
+                crate::level::error::shown_path(&path)
             ),
         );
         return None;
@@ -79,7 +79,7 @@ pub(super) fn resolve_ruleset(
         );
         return None;
     }
-    let shown = path.display().to_string();
+    let shown = crate::level::error::shown_path(&path);
     let src = match read_source(&path) {
         Ok(src) => src,
         Err(es) => {

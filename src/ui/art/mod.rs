@@ -26,6 +26,11 @@ pub fn asset_folder() -> String {
     }
 }
 
+/// The folder the asset server reads (as given to `AssetPlugin`), where art and sounds are
+/// checked before they are handed to it ([`refused_asset`]); [`asset_folder`] when absent.
+#[derive(Resource, Clone, Debug)]
+pub struct AssetFolder(pub std::path::PathBuf);
+
 /// Registers the SVG loaders and starts loading every art file before anything needs it.
 pub struct ArtPlugin;
 
@@ -112,8 +117,34 @@ impl ArtProblems {
     }
 }
 
-fn load_art(mut commands: Commands, server: Res<AssetServer>, mut problems: ResMut<ArtProblems>) {
+/// Why the asset file `path` (relative to the asset folder, a `#label` ignored) must not be
+/// handed to the asset server: not a regular file (a FIFO would hold a loading thread for
+/// ever, a link to `/dev/zero` never end) or over `limit` bytes. `None` when it may be loaded
+/// (a missing file included: the asset server names it).
+pub fn refused_asset(folder: &std::path::Path, path: &str, limit: u64) -> Option<String> {
+    let file = path.split('#').next().unwrap_or(path);
+    let on_disk = folder.join(file);
+    if on_disk.symlink_metadata().is_err() {
+        return None;
+    }
+    crate::level::input::check_file(&on_disk, limit)
+        .err()
+        .map(|e| format!("{path}: {e}"))
+}
+
+fn load_art(
+    mut commands: Commands,
+    server: Res<AssetServer>,
+    folder: Option<Res<AssetFolder>>,
+    mut problems: ResMut<ArtProblems>,
+) {
+    let folder = folder.map_or_else(|| asset_folder().into(), |f| f.0.clone());
     let mut load = |path: String| -> Handle<Image> {
+        if let Some(why) = refused_asset(&folder, &path, svg::MAX_SVG_BYTES) {
+            error!("not loaded: {why}");
+            problems.lines.push(why);
+            return Handle::default();
+        }
         let handle: Handle<Image> = server.load(path.clone());
         problems.watch(path, handle.id().untyped());
         handle

@@ -7,6 +7,11 @@
 //! - `*.tile.svg` ([`TileLoader`]): a terrain tile, scaled to exactly one map cell whatever
 //!   the file's size (the tilemap needs every tile the same size), with the grid edge drawn;
 //!   the sub-asset `#hex` is the same ground cut to a pointy-top hex.
+//!
+//! Art files are untrusted (a modder's download): one is read up to [`MAX_SVG_BYTES`], its
+//! XML and every reference in it (`<use>`, `href`, `url(#…)`) expanded at most to
+//! [`MAX_SVG_NODES`] before anything is drawn, and nothing outside the file is ever read (an
+//! `<image>` is not drawn, whatever it points to).
 
 use crate::rules::grid::GridKind;
 use bevy::asset::io::Reader;
@@ -16,6 +21,7 @@ use bevy::reflect::TypePath;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use resvg::tiny_skia::{self, FillRule, Mask, Paint, PathBuilder, Pixmap, Stroke, Transform};
 use resvg::usvg;
+use resvg::usvg::roxmltree;
 
 /// Why an art file could not be drawn; the asset server logs it with the file's path.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +32,15 @@ pub enum ArtError {
     /// The file is not an SVG that `resvg` understands.
     #[error("not a valid SVG: {0}")]
     Svg(#[from] usvg::Error),
+    /// The file is bigger than [`MAX_SVG_BYTES`].
+    #[error("limit: the file has more than {MAX_SVG_BYTES} bytes; art is read up to that")]
+    TooBig,
+    /// Its elements, with every `<use>` and reference expanded, pass [`MAX_SVG_NODES`].
+    #[error(
+        "limit: the SVG has more than {MAX_SVG_NODES} elements once its references are \
+         expanded; art is drawn up to that"
+    )]
+    TooComplex,
     /// The SVG asks for an empty or absurd picture.
     #[error("the SVG's size {0}×{1} is not between 1 and {MAX_PX} pixels a side")]
     Size(u32, u32),
@@ -34,6 +49,81 @@ pub enum ArtError {
 /// The largest side an art file may ask for: a counter is drawn a few hundred pixels wide at
 /// most, so a bigger request is a mistake, not art (and would cost memory for nothing).
 pub const MAX_PX: u32 = 2048;
+
+/// The largest art file read, in bytes: the game's own art files are a few kilobytes each.
+pub const MAX_SVG_BYTES: u64 = 1024 * 1024;
+
+/// The most XML nodes an art file may have, counting what every `<use>`, `href` and
+/// `url(#…)` points to once for each reference (so a `<use>` bomb is refused before it is
+/// expanded, after at most this many steps).
+pub const MAX_SVG_NODES: u32 = 100_000;
+
+/// The options every art file is parsed with: no folder to resolve relative paths in, and
+/// images resolved to nothing (neither paths nor embedded data are read or decoded).
+fn options() -> usvg::Options<'static> {
+    usvg::Options {
+        resources_dir: None,
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    }
+}
+
+/// How many nodes `doc` comes to with every reference expanded, counted by walking it as
+/// the renderer would; stops (and says so) past [`MAX_SVG_NODES`], so a reference loop or an
+/// exponential `<use>` bomb costs at most that many steps.
+fn within_node_limit(doc: &roxmltree::Document) -> bool {
+    let ids: std::collections::HashMap<&str, roxmltree::Node> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id").map(|id| (id, n)))
+        .collect();
+    let mut stack = vec![doc.root()];
+    let mut count = 0u32;
+    while let Some(node) = stack.pop() {
+        count += 1;
+        if count > MAX_SVG_NODES {
+            return false;
+        }
+        stack.extend(node.children());
+        for a in node.attributes() {
+            let v = a.value();
+            let target = if a.name() == "href" {
+                v.strip_prefix('#')
+            } else {
+                v.split_once("url(#")
+                    .and_then(|(_, rest)| rest.split_once(')'))
+                    .map(|(id, _)| id.trim_matches(['\'', '"', ' ']))
+            };
+            if let Some(t) = target.and_then(|id| ids.get(id)) {
+                stack.push(*t);
+            }
+        }
+    }
+    true
+}
+
+/// Parses art bytes within the limits (size, nodes, expansion) and with [`options`].
+pub fn parse_svg(bytes: &[u8]) -> Result<usvg::Tree, ArtError> {
+    if bytes.len() as u64 > MAX_SVG_BYTES {
+        return Err(ArtError::TooBig);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| usvg::Error::NotAnUtf8Str)?;
+    let xml = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        nodes_limit: MAX_SVG_NODES,
+        ..roxmltree::ParsingOptions::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(text, xml).map_err(|e| match e {
+        roxmltree::Error::NodesLimitReached => ArtError::TooComplex,
+        e => ArtError::Svg(usvg::Error::ParsingFailed(e)),
+    })?;
+    if !within_node_limit(&doc) {
+        return Err(ArtError::TooComplex);
+    }
+    Ok(usvg::Tree::from_xmltree(&doc, &options())?)
+}
 
 /// Loads `*.svg` files as images at their own size.
 #[derive(Default, TypePath)]
@@ -83,10 +173,23 @@ impl AssetLoader for TileLoader {
     }
 }
 
+/// Reads an art file from the asset server, at most [`MAX_SVG_BYTES`] (and one byte more to
+/// know it is too big: a file that never ends, such as `/dev/zero`, is refused there).
 async fn read_tree(reader: &mut dyn Reader) -> Result<usvg::Tree, ArtError> {
+    use bevy::tasks::futures_lite::AsyncReadExt as _;
     let mut bytes = Vec::new();
-    reader.read_to_end(&mut bytes).await?;
-    Ok(usvg::Tree::from_data(&bytes, &usvg::Options::default())?)
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = reader.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(buf.get(..n).unwrap_or_default());
+        if bytes.len() as u64 > MAX_SVG_BYTES {
+            return Err(ArtError::TooBig);
+        }
+    }
+    parse_svg(&bytes)
 }
 
 /// Draws `tree` scaled to `scale_w` × `scale_h`, centred on a `w` × `h` pixmap (so a wider
@@ -195,7 +298,7 @@ fn to_image(pixmap: &Pixmap) -> Image {
 
 /// Rasterises SVG text at its own size, for tests and tools that have no asset server.
 pub fn rasterise(svg: &[u8]) -> Result<Image, ArtError> {
-    own_size(&usvg::Tree::from_data(svg, &usvg::Options::default())?)
+    own_size(&parse_svg(svg)?)
 }
 
 /// The drawing at the width and height the file gives.
@@ -207,6 +310,6 @@ fn own_size(tree: &usvg::Tree) -> Result<Image, ArtError> {
 
 /// Rasterises SVG text as a terrain tile for `grid`, as [`TileLoader`] does.
 pub fn rasterise_tile(svg: &[u8], grid: GridKind) -> Result<Image, ArtError> {
-    let tree = usvg::Tree::from_data(svg, &usvg::Options::default())?;
+    let tree = parse_svg(svg)?;
     Ok(to_image(&tile(&tree, grid)?))
 }

@@ -112,8 +112,100 @@ fn copy_tree(from: &Path, to: &Path) {
 /// An app with only the asset server and the art, reading `root`.
 fn art_app(root: &Path) -> App {
     let mut app = asset_app(root);
-    app.init_asset::<Image>().add_plugins(ArtPlugin);
+    app.init_asset::<Image>()
+        .insert_resource(AssetFolder(root.to_path_buf()))
+        .add_plugins(ArtPlugin);
     app
+}
+
+/// A FIFO and a link to `/dev/zero` as art: both refused by kind at once, named on screen,
+/// and the rest of the art loads.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_dev_zero_as_art_is_refused_and_reported() {
+    let root = std::env::temp_dir().join(format!("warhorse-art-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    copy_tree(&assets(), &root);
+    let fifo = root.join("art/symbols/knight.svg");
+    std::fs::remove_file(&fifo).expect("rm");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let zero = root.join("art/symbols/archer.svg");
+    std::fs::remove_file(&zero).expect("rm");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("link");
+    let mut app = art_app(&root);
+    app.update();
+    let lines = app.world().resource::<ArtProblems>().lines.clone();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("knight.svg") && l.contains("FIFO")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("archer.svg") && l.contains("device")),
+        "{lines:?}"
+    );
+    let plate = app.world().resource::<CounterArt>().plate.clone();
+    update_until(&mut app, |app| {
+        app.world()
+            .resource::<Assets<Image>>()
+            .get(&plate)
+            .is_some()
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// An `<image>` pointing outside the file is not read (a FIFO or `/dev/zero` there would
+/// block or never end): the drawing loads without it, at once.
+#[cfg(unix)]
+#[test]
+fn an_svg_with_an_outside_image_reads_nothing_outside() {
+    let dir = std::env::temp_dir().join(format!("warhorse-art-href-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let fifo = dir.join("fifo.png");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for target in ["/dev/zero".to_string(), fifo.to_string_lossy().into_owned()] {
+        let svg = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="8" height="8"><rect width="8" height="8" fill="#ff0000"/><image width="8" height="8" xlink:href="{target}"/><image width="8" height="8" href="file://{target}"/></svg>"##
+        );
+        let image = rasterise(svg.as_bytes()).expect("draws without the image");
+        assert_eq!(pixel(&image, 4, 4), [255, 0, 0, 255], "{target}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `<use>` bomb (each level uses the one below ten times: 10^9 copies) and a file over the
+/// size cap are refused before anything is drawn.
+#[test]
+fn a_use_bomb_and_an_oversized_file_are_refused_at_once() {
+    let mut svg = String::from(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="8" height="8"><defs><rect id="l0" width="1" height="1"/>"#,
+    );
+    for level in 1..10 {
+        svg += &format!(r#"<g id="l{level}">"#);
+        for _ in 0..10 {
+            svg += &format!(r##"<use xlink:href="#l{}"/>"##, level - 1);
+        }
+        svg += "</g>";
+    }
+    svg += r##"</defs><use xlink:href="#l9"/></svg>"##;
+    let started = std::time::Instant::now();
+    let why = rasterise(svg.as_bytes()).expect_err("refused");
+    assert!(matches!(why, svg::ArtError::TooComplex), "{why}");
+    assert!(started.elapsed().as_secs() < 5, "refused quickly");
+    let big = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><!--{}--></svg>"#,
+        " ".repeat(svg::MAX_SVG_BYTES as usize)
+    );
+    assert!(matches!(
+        rasterise(big.as_bytes()),
+        Err(svg::ArtError::TooBig)
+    ));
 }
 
 #[test]

@@ -8,7 +8,7 @@ use super::charges::{ChargePicks, ChargeView};
 use super::fire::FireView;
 use super::handover::{ControlPoint, Handover};
 use super::host::GameHost;
-use super::saves::{AUTOSAVE, Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
+use super::saves::{Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
 use super::{Screen, SideControls};
 use crate::level::{Control, Level};
 use crate::sim::Game;
@@ -187,7 +187,6 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         }
         ScreenAction::Load(path) => match load_game(&path) {
             Ok((game, level)) => {
-                let turn = game.app.world().resource::<TurnState>().turn;
                 // As they were when it was saved; an older save: as its level file says.
                 let players = game.record().players.clone();
                 let controls = if players.len() == level.file.sides.len() {
@@ -198,7 +197,15 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
                 } else {
                     playable_controls(&level)
                 };
-                install(world, game, level, controls, Autosave::loaded(turn));
+                install(world, game, level, controls, Autosave::default());
+                // A crashed game resumed lives on in the new autosave: it is offered no more.
+                if crate::sim::journal::is_autosave(&path)
+                    && !crate::sim::journal::ended(&path)
+                    && let Err(e) = crate::sim::journal::mark_ended(&path)
+                {
+                    notice(world, format!("Autosave: {e}"));
+                    return;
+                }
                 notice(world, format!("Loaded {}", path.display()));
             }
             Err(e) => message(world, "Could not load", e.to_string()),
@@ -211,6 +218,9 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             world.resource_mut::<NextState<Screen>>().set(Screen::Start);
         }
         ScreenAction::Quit => {
+            if let Some(game) = GameHost::get(world) {
+                game.close_autosave();
+            }
             world.write_message(AppExit::Success);
         }
         ScreenAction::WatchAgain => super::replay::start(world),
@@ -294,7 +304,15 @@ fn install(
             })
             .collect(),
     );
+    let paused = auto.paused;
     GameHost::put(world, game, level);
+    if !paused {
+        let dir = world.resource::<SaveDir>().0.clone();
+        let begun = GameHost::get(world).map(|g| g.autosave_to(&dir));
+        if let Some(Err(e)) = begun {
+            notice(world, format!("Autosave failed: {e}"));
+        }
+    }
     let now = world
         .get_resource::<Time>()
         .map_or(0.0, |t| t.elapsed_secs_f64());
@@ -407,21 +425,29 @@ pub fn acting_side(game: &mut Game) -> Option<u8> {
 }
 
 /// Leaves the start screen for the game when one was installed by someone else (the
-/// command line's `--level`, the bridge's `StartGame`): the screens follow the game.
+/// command line's `--level`, the bridge's `StartGame`): the screens follow the game, and it
+/// is autosaved.
 pub fn follow_installed_game(world: &mut World) {
     if GameHost::get(world).is_some() {
+        // Autosaved like any other game.
+        let dir = world.resource::<SaveDir>().0.clone();
+        let paused = world.resource::<Autosave>().paused;
+        let begun = GameHost::get(world)
+            .filter(|g| !paused && g.autosave_path().is_none())
+            .map(|g| g.autosave_to(&dir));
+        if let Some(Err(e)) = begun {
+            notice(world, format!("Autosave failed: {e}"));
+        }
         world
             .resource_mut::<NextState<Screen>>()
             .set(Screen::Playing);
     }
 }
 
-/// Each frame of a game: autosaves when a new turn begins, raises the hand-over screen when
+/// Each frame of a game: reports an autosave that failed, raises the hand-over screen when
 /// a secret choice passes between humans, and reads the card overlay for the chooser.
 pub fn watch_game(world: &mut World) {
-    let dir = world.resource::<SaveDir>().0.clone();
     let mut controls = world.resource::<SideControls>().0.clone();
-    let mut auto = world.resource::<Autosave>().clone();
     let mut handover = world.resource::<Handover>().clone();
     let mut view = world.resource::<ScreenView>().clone();
     let level_controls = world
@@ -440,7 +466,7 @@ pub fn watch_game(world: &mut World) {
                 .filter(|c| c.len() == sides)
                 .unwrap_or_else(|| vec![Control::Human; sides]);
         }
-        let saved = auto.due(turn).then(|| game.save(&dir.join(AUTOSAVE)));
+        let saved = game.autosave_error();
         let cp = control_point(game, &cards, handover.last, &controls);
         handover.observe(cp, &controls);
         let ts = game.app.world().resource::<TurnState>();
@@ -512,7 +538,6 @@ pub fn watch_game(world: &mut World) {
     let Some(saved) = saved else {
         return;
     };
-    world.insert_resource(auto);
     if world.resource::<SideControls>().0 != controls {
         world.insert_resource(SideControls(controls));
     }
@@ -543,7 +568,18 @@ pub fn watch_game(world: &mut World) {
     if *world.resource::<FireView>() != fire {
         world.insert_resource(fire);
     }
-    if let Some(Err(e)) = saved {
+    if let Some(e) = saved {
         notice(world, format!("Autosave failed: {e}"));
+    }
+}
+
+/// When the app is about to exit (Quit, the window closed), the game on screen was left
+/// cleanly: its autosave is closed, so the next start does not offer it as a crashed game.
+pub fn close_autosave_on_exit(world: &mut World) {
+    let exiting = world
+        .get_resource::<bevy::ecs::message::Messages<AppExit>>()
+        .is_some_and(|m| !m.is_empty());
+    if exiting && let Some(game) = GameHost::get(world) {
+        game.close_autosave();
     }
 }

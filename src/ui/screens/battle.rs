@@ -210,7 +210,7 @@ pub fn draw_battle(
             Some(EndChoice::Look) => screens.end = false,
             Some(EndChoice::Save) => {
                 overlays.dialog = Some(Dialog::Save {
-                    name: format!("{} (finished)", view.level),
+                    name: super::saves::proposed_name(&view.level, "finished"),
                     error: None,
                 });
             }

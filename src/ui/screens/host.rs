@@ -77,13 +77,20 @@ impl GameHost {
         (GameHost::of(world).game)(world)
     }
 
-    /// Installs `game` through whichever holder is installed.
+    /// Installs `game` through whichever holder is installed. The game it replaces was left
+    /// cleanly: its autosave is closed.
     pub fn put(world: &mut World, game: Game, level: Level) {
+        if let Some(old) = GameHost::get(world) {
+            old.close_autosave();
+        }
         (GameHost::of(world).install)(world, game, level);
     }
 
-    /// Drops the game on screen.
+    /// Drops the game on screen, closing its autosave (it was left cleanly).
     pub fn drop_game(world: &mut World) {
+        if let Some(old) = GameHost::get(world) {
+            old.close_autosave();
+        }
         (GameHost::of(world).clear)(world);
     }
 

@@ -1,6 +1,6 @@
 //! The screens around the board (issue 3): the start screen (level, players human or
 //! computer, seed, load, rules, quit), the help overlay (F1 or ?), the in-game menu (Esc) with
-//! save and load, the start-of-turn autosave, the hot-seat hand-over screen, the card overlay,
+//! save and load, the autosave of every order, the hot-seat hand-over screen, the card overlay,
 //! the charge-declaration overlay ([`charges`]) and the computer's play ([`ai_play`]).
 //!
 //! The logic is plain ECS ([`actions`], [`handover`], [`saves`], [`cards`]) and runs headless;
@@ -125,6 +125,7 @@ impl Plugin for ScreensPlugin {
             .init_resource::<replay::Replay>()
             .init_resource::<banner::ControlBanner>()
             .add_systems(OnEnter(Screen::Start), start::refresh_form)
+            .add_systems(Last, actions::close_autosave_on_exit)
             .configure_sets(
                 Update,
                 (

@@ -67,10 +67,7 @@ pub fn start(world: &mut World) {
     // Every side is "the computer" for the screens: no hand-over, no overlays, the board
     // locked. The computer itself stands aside while a replay runs (`ai_play::drive_ai`).
     world.insert_resource(SideControls(vec![Control::Ai; sides]));
-    world.insert_resource(Autosave {
-        last_turn: None,
-        paused: true,
-    });
+    world.insert_resource(Autosave { paused: true });
     let now = world
         .get_resource::<Time>()
         .map_or(0.0, |t| t.elapsed_secs_f64());

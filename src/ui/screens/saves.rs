@@ -1,17 +1,16 @@
 //! Saved games as the window sees them: a `saves/` directory of [`Record`] files written by
-//! `Game::save` (atomically), the list the Load dialog shows, and the start-of-turn autosave.
+//! `Game::save` (atomically), the list the Load dialog shows, and the autosave (one per game,
+//! every order journaled: [`crate::sim::journal`]).
 //!
 //! [`Record`]: crate::sim::record::Record
 
 use crate::level::Level;
 use crate::level::input::{SAVE_HEAD_BYTES, read_head};
 use crate::sim::Game;
-use crate::sim::record::{HEADER_PREFIX, SaveError, SaveHeader, read_save};
+use crate::sim::record::{HEADER_PREFIX, SaveError, SaveHeader};
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// The autosave's file name inside the saves directory.
-pub const AUTOSAVE: &str = "autosave.ron";
 /// The quick save's file name (Ctrl+S).
 pub const QUICKSAVE: &str = "quicksave.ron";
 /// Longest save name accepted, in characters.
@@ -48,6 +47,31 @@ pub fn save_path(dir: &Path, name: &str) -> Result<PathBuf, String> {
         ));
     }
     Ok(dir.join(format!("{stem}.ron")))
+}
+
+/// A save name proposed for a game of the level `level` (the end screen's "Tiny finished"):
+/// the level's name with what a save name may not hold turned into spaces, cut to fit, and
+/// `what` after it, so the save dialog always accepts it as proposed.
+pub fn proposed_name(level: &str, what: &str) -> String {
+    let clean: String = level
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let words: Vec<&str> = clean.split_whitespace().collect();
+    let room = MAX_NAME.saturating_sub(what.chars().count() + 1);
+    let stem: String = words.join(" ").chars().take(room).collect();
+    let stem = stem.trim();
+    if stem.is_empty() {
+        what.to_string()
+    } else {
+        format!("{stem} {what}")
+    }
 }
 
 /// A save file as the Load dialog lists it.
@@ -116,8 +140,15 @@ fn summarise(path: &Path, modified: u64) -> Result<String, String> {
     };
     // Names are printed as the Load dialog's text: control characters are shown escaped.
     let level: String = h.level_name.chars().flat_map(char::escape_debug).collect();
+    let journal = if crate::sim::journal::is_autosave(path)
+        && crate::sim::journal::journal_of(path).is_file()
+    {
+        " at its start, the rest in its journal"
+    } else {
+        ""
+    };
     Ok(if h.orders > 0 || good.starts_with(HEADER_PREFIX) {
-        format!("{level} — {} orders{when}", h.orders)
+        format!("{level} — {} orders{journal}{when}", h.orders)
     } else {
         format!("{level}{when}")
     })
@@ -126,17 +157,7 @@ fn summarise(path: &Path, modified: u64) -> Result<String, String> {
 /// `2026-11-24 23:51 UTC` for seconds since the Unix epoch (the proleptic Gregorian calendar,
 /// by the days-from-civil algorithm), so the dialog shows when a save was written.
 pub fn utc_text(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let (hh, mm) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d, hh, mm, _) = crate::sim::journal::civil(secs);
     format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02} UTC")
 }
 
@@ -151,38 +172,51 @@ pub fn save_named(game: &Game, dir: &Path, name: &str) -> Result<PathBuf, String
 /// the caller replaces it only on `Ok`, so a corrupt or incompatible file leaves everything
 /// as it was.
 pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
-    let record = read_save(path)?;
-    let level = crate::ui::bridge::level_of_record(&record).map_err(SaveError::Corrupt)?;
-    Ok((Game::from_record(&record)?, level))
+    // An autosave comes with its journal: the orders given since it began.
+    let record = crate::sim::journal::read_with_journal(path)?;
+    // Errors inside the save name the save (the file chosen), never a file on disk.
+    let named = |e: SaveError| match e {
+        SaveError::Corrupt(m) => {
+            SaveError::Corrupt(format!("{}: {m}", crate::level::error::shown_path(path)))
+        }
+        e => e,
+    };
+    let level = record.level().map_err(named)?;
+    Ok((Game::from_record(&record).map_err(named)?, level))
 }
 
-/// Saves at the start of every turn: remembers the last turn seen so that a turn number
-/// change (and only that) triggers a save.
+/// Whether the game on screen is autosaved: every game is, except while a finished battle is
+/// watched again (its autosave stays the finished game).
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Autosave {
-    /// The turn of the game on screen when last looked at.
-    pub last_turn: Option<u32>,
-    /// No autosaves (while a finished battle is watched again: its autosave stays the
-    /// finished game).
+    /// No autosaves.
     pub paused: bool,
 }
 
-impl Autosave {
-    /// True when `turn` is a new turn since the last call (the first turn of a new game
-    /// included). Turn 0 — before the first initiative — never is.
-    pub fn due(&mut self, turn: u32) -> bool {
-        let new = turn > 0 && self.last_turn != Some(turn) && !self.paused;
-        self.last_turn = Some(turn);
-        new
-    }
-
-    /// Starts watching a game that was loaded: its current turn is not new.
-    pub fn loaded(turn: u32) -> Autosave {
-        Autosave {
-            last_turn: Some(turn),
-            paused: false,
-        }
-    }
+/// The game the start screen offers to resume: the newest autosave in `dir` whose game did
+/// not end cleanly (the window was killed, the computer crashed), with its Load-dialog line.
+pub fn resumable(dir: &Path) -> Option<SaveInfo> {
+    let path = crate::sim::journal::crashed(dir)?;
+    let modified = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    let summary = crate::sim::journal::read_with_journal(&path)
+        .map(|r| {
+            let level: String = r.level_name.chars().flat_map(char::escape_debug).collect();
+            format!("{level} — {} orders", r.orders.len())
+        })
+        .map_err(|e| e.to_string());
+    let name = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    Some(SaveInfo {
+        path,
+        name,
+        summary,
+        modified,
+    })
 }
 
 #[cfg(test)]
@@ -201,21 +235,26 @@ mod tests {
     }
 
     #[test]
+    fn the_proposed_name_is_accepted_by_the_save_dialog() {
+        let d = Path::new("saves");
+        assert_eq!(proposed_name("Tiny", "finished"), "Tiny finished");
+        let long = "é".repeat(200);
+        for level in [
+            "Tiny",
+            "Hastings (1066): the ridge!",
+            "",
+            "../..",
+            long.as_str(),
+        ] {
+            let name = proposed_name(level, "finished");
+            assert!(save_path(d, &name).is_ok(), "{level:?} → {name:?}");
+        }
+    }
+
+    #[test]
     fn dates_are_shown_in_utc() {
         assert_eq!(utc_text(0), "1970-01-01 00:00 UTC");
         assert_eq!(utc_text(951_782_400 + 3_660), "2000-02-29 01:01 UTC");
         assert_eq!(utc_text(1_795_996_800), "2026-11-30 00:00 UTC");
-    }
-
-    #[test]
-    fn autosave_is_due_once_per_new_turn() {
-        let mut a = Autosave::default();
-        assert!(!a.due(0));
-        assert!(a.due(1));
-        assert!(!a.due(1));
-        assert!(a.due(2));
-        let mut l = Autosave::loaded(3);
-        assert!(!l.due(3));
-        assert!(l.due(4));
     }
 }

@@ -42,6 +42,8 @@ pub struct StartForm {
     pub ai_levels: Vec<AiLevel>,
     /// The seed as typed.
     pub seed: String,
+    /// The game that did not end cleanly last time (its autosave), offered for resuming.
+    pub resume: Option<super::saves::SaveInfo>,
 }
 
 impl StartForm {
@@ -55,6 +57,7 @@ impl StartForm {
             controls: Vec::new(),
             ai_levels: Vec::new(),
             seed: seed.to_string(),
+            resume: None,
         };
         f.select(selected);
         f
@@ -103,10 +106,11 @@ impl StartForm {
     }
 }
 
-/// Re-reads the levels (a file may have been fixed) and draws a new seed each time the start
-/// screen opens.
-pub fn refresh_form(mut form: ResMut<StartForm>) {
+/// Re-reads the levels (a file may have been fixed), draws a new seed and looks for a game
+/// that crashed each time the start screen opens.
+pub fn refresh_form(mut form: ResMut<StartForm>, dir: Res<super::saves::SaveDir>) {
     *form = StartForm::new(catalogue(&level_dirs()), super::seed_from_time());
+    form.resume = super::saves::resumable(&dir.0);
 }
 
 /// The start screen's egui system.
@@ -147,6 +151,19 @@ pub fn start_ui(
                 .show(ui, |ui| {
                     ui.heading(egui::RichText::new("Warhorse").size(34.0).strong());
                     ui.label("A turn-based tactical wargame of mounted and foot figures.");
+                    if let Some(r) = &form.resume {
+                        ui.add_space(8.0);
+                        ui.horizontal(|ui| {
+                            let line = match &r.summary {
+                                Ok(t) => format!("Your last game did not end cleanly: {t}."),
+                                Err(e) => format!("Your last game did not end cleanly ({e})."),
+                            };
+                            ui.label(line);
+                            if ui.button("Resume it").clicked() {
+                                action = Some(ScreenAction::Load(r.path.clone()));
+                            }
+                        });
+                    }
                     ui.add_space(14.0);
                     let width = (rect.width() - 56.0).max(200.0);
                     ui.horizontal_top(|ui| {
@@ -157,7 +174,9 @@ pub fn start_ui(
                         ui.separator();
                         ui.vertical(|ui| {
                             ui.set_width((width * 0.6).max(200.0));
-                            action = details(ui, form, overlays);
+                            if let Some(a) = details(ui, form, overlays) {
+                                action = Some(a);
+                            }
                         });
                     });
                 });

@@ -26,14 +26,25 @@ pub fn settings_path() -> Option<PathBuf> {
 }
 
 /// The settings in `path`: the defaults when there is no file yet (a first start), and the
-/// defaults with the reason (file:line:column for a syntax error) when it cannot be used, so
-/// a broken file never stops the game and the settings screen can say what was wrong.
+/// defaults with the reason (file:line:column for a syntax error or a byte that is not
+/// UTF-8) when it cannot be used, so a broken file, a FIFO or a device never stops or blocks
+/// the game and the settings screen can say what was wrong.
 pub fn load(path: &Path) -> (Settings, Option<String>) {
-    let text = match std::fs::read_to_string(path) {
+    use crate::level::input::{MAX_SETTINGS_BYTES, ReadError, read_text};
+    // Through the shared reader: a FIFO or a device is refused at once, the size is capped,
+    // a byte-order mark is dropped and a bad byte is placed at its line and column.
+    let text = match read_text(path, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Settings::default(), None),
+        Err(ReadError::Io(_)) if path.symlink_metadata().is_err() => {
+            return (Settings::default(), None);
+        }
         Err(e) => {
-            let why = format!("{}: {e}; using the defaults", path.display());
+            let (line, column) = e.position();
+            let at = match e {
+                ReadError::NotUtf8 { .. } => format!(":{line}:{column}"),
+                _ => String::new(),
+            };
+            let why = format!("{}{at}: {e}; using the defaults", path.display());
             return (Settings::default(), Some(why));
         }
     };
@@ -105,6 +116,42 @@ mod tests {
         assert_eq!(settings, Settings::default());
         let why = why.expect("the error is reported");
         assert!(why.contains(&format!("{}:3:", path.display())), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_bom_is_read_and_a_bad_byte_is_placed() {
+        let dir = temp_dir("bom");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE_NAME);
+        std::fs::write(&path, "\u{feff}(fractions: Decimal)").unwrap();
+        let (settings, why) = load(&path);
+        assert_eq!((settings.fractions, why), (Fractions::Decimal, None));
+        std::fs::write(&path, b"(\n  pace: F\xffast,\n)").unwrap();
+        let (settings, why) = load(&path);
+        assert_eq!(settings, Settings::default());
+        let why = why.expect("reported");
+        assert!(why.contains(&format!("{}:2:10:", path.display())), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A FIFO with no writer and `/dev/zero` as the settings file: refused at once.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_dev_zero_as_settings_gives_the_defaults_at_once() {
+        let dir = temp_dir("special");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE_NAME);
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (settings, why) = load(&path);
+        assert_eq!(settings, Settings::default());
+        assert!(why.is_some_and(|w| w.contains("FIFO")));
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let (settings, why) = load(&path);
+        assert_eq!(settings, Settings::default());
+        assert!(why.is_some_and(|w| w.contains("device")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -22,12 +22,21 @@ pub struct SoundBank(HashMap<Cue, Handle<AudioSource>>);
 fn load_sounds(
     mut commands: Commands,
     server: Option<Res<AssetServer>>,
+    folder: Option<Res<crate::ui::art::AssetFolder>>,
     mut problems: Option<ResMut<ArtProblems>>,
 ) {
     // Apps without assets (the headless tests of what is heard) have nothing to play.
     let Some(server) = server else { return };
+    let folder = folder.map_or_else(|| crate::ui::art::asset_folder().into(), |f| f.0.clone());
     let mut bank = SoundBank::default();
     for cue in Cue::ALL {
+        let limit = crate::level::input::MAX_SOUND_BYTES;
+        if let Some(why) = crate::ui::art::refused_asset(&folder, cue.file(), limit) {
+            if let Some(p) = problems.as_deref_mut() {
+                p.lines.push(why);
+            }
+            continue;
+        }
         let handle: Handle<AudioSource> = server.load(cue.file());
         if let Some(p) = problems.as_deref_mut() {
             p.watch(cue.file().to_string(), handle.id().untyped());

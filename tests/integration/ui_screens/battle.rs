@@ -116,7 +116,15 @@ fn the_finished_battle_can_be_watched_again_to_the_same_end() {
     );
     let end = game(&mut app).outcome().cloned().expect("over");
     let orders = game(&mut app).record().orders.clone();
-    let autosave = std::fs::read_to_string(dir.join(AUTOSAVE)).ok();
+    let newest = || {
+        let auto = warhorse::sim::journal::autosaves(&dir);
+        let path = auto.first().expect("an autosave").clone();
+        (
+            path.clone(),
+            std::fs::read_to_string(path.with_extension("orders")).ok(),
+        )
+    };
+    let autosave = newest();
     act(&mut app, ScreenAction::WatchAgain);
     assert!(game(&mut app).outcome().is_none(), "back at the start");
     assert!(game(&mut app).record().orders.len() < orders.len());
@@ -147,9 +155,13 @@ fn the_finished_battle_can_be_watched_again_to_the_same_end() {
         app.world().resource::<BattleScreens>().end,
         "the end screen is back"
     );
+    let (path, journal) = newest();
+    assert_eq!(path, autosave.0, "watching again never autosaves");
+    let before = autosave.1.unwrap_or_default();
+    let after = journal.unwrap_or_default();
     assert_eq!(
-        std::fs::read_to_string(dir.join(AUTOSAVE)).ok(),
-        autosave,
-        "watching again never autosaves"
+        after.strip_suffix("end\n"),
+        Some(before.as_str()),
+        "the game watched again was left cleanly, nothing else written"
     );
 }

@@ -1,0 +1,94 @@
+//! Clear words (issue 33, item 5 of its findings): no display, a save's own level, a level
+//! offered as a save, control characters in file names. Each is a message that says what is
+//! wrong, never a panic or a raw byte on the terminal.
+
+use super::warhorse;
+use std::path::{Path, PathBuf};
+use warhorse::level::load::load_level_file;
+use warhorse::sim::Game;
+use warhorse::sim::record::{SaveError, read_save, write_atomic};
+use warhorse::ui::screens::saves::{list_saves, load_game};
+
+const TINY: &str = "docs/examples/tiny.ron";
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warhorse-words-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[cfg(unix)]
+#[test]
+fn with_no_display_the_window_says_so_and_does_not_panic() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warhorse"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no display"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_level_offered_as_a_save_is_named_a_level() {
+    assert_eq!(read_save(Path::new(TINY)), Err(SaveError::Level));
+    let dir = tmpdir("level-as-save");
+    std::fs::copy(TINY, dir.join("tiny.ron")).unwrap();
+    let listed = list_saves(&dir);
+    let why = listed[0].summary.clone().expect_err("not a save");
+    assert!(why.contains("this is a level, not a saved game"), "{why}");
+    let why = load_game(&dir.join("tiny.ron"))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(why.contains("this is a level, not a saved game"), "{why}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_error_in_a_saves_level_names_the_save() {
+    let level = load_level_file(Path::new(TINY)).unwrap();
+    let mut rec = Game::new(&level, 3).record().clone();
+    assert!(rec.level_source.contains("tiny.ron"));
+    rec.level = rec.level.replacen("width:", "width: \"wide\", _was:", 1);
+    let dir = tmpdir("bad-level");
+    let path = dir.join("broken.ron");
+    write_atomic(&path, &rec.to_text()).unwrap();
+    let why = load_game(&path).err().expect("refused").to_string();
+    assert!(why.contains("broken.ron"), "{why}");
+    assert!(why.contains("level saved inside it, line"), "{why}");
+    assert!(!why.contains("tiny.ron"), "names no file on disk: {why}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn control_characters_in_file_names_are_printed_escaped() {
+    let dir = tmpdir("escapes");
+    let bad = dir.join("bad\u{1b}[31m\u{7}.ron");
+    std::fs::write(&bad, "Level(name: ").unwrap();
+    let good = dir.join("good\u{7}.ron");
+    std::fs::copy(TINY, &good).unwrap();
+    let (code, out, err) = warhorse(&["check", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    for text in [&out, &err] {
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}']),
+            "raw control characters: {text:?}"
+        );
+    }
+    assert!(out.contains("good\\u{7}.ron: ok"), "{out}");
+    assert!(err.contains("bad\\u{1b}[31m\\u{7}.ron:1:"), "{err}");
+    let why = read_save(&dir.join("gone\u{1b}.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        why.contains("gone\\u{1b}.ron") && !why.contains('\u{1b}'),
+        "{why}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
