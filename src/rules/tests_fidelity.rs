@@ -544,6 +544,80 @@ mod mounted {
         }
     }
 
+    /// Seed 003 (C2): "If both are so armed, the attacks are simultaneous"; seed 004 (K2):
+    /// "Charging shock cavalry count a +1 to their melee die rolls". Two knights on chargers
+    /// (equal lances, equal mounts) strike together; when one lance kills or fells the other
+    /// rider's horse, the other lance's blow is still struck as a charging lance, +10%: each
+    /// blow counts its rider as he sat before either landed.
+    #[test]
+    fn k2_a_simultaneous_blow_counts_its_rider_as_mounted_before_either_landed() {
+        /// A small seeded die (xorshift), so many rides can be tried.
+        struct Rolling(u64);
+        impl Rolling {
+            fn next(&mut self, sides: u64) -> u32 {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % sides + 1) as u32
+            }
+        }
+        impl crate::rules::melee::Dice for Rolling {
+            fn d100(&mut self) -> u32 {
+                self.next(100)
+            }
+            fn d6(&mut self) -> u32 {
+                self.next(6)
+            }
+        }
+        let rules = destrier();
+        let mut unhorsed_first = 0;
+        for seed in 1..=1000u64 {
+            let mut f = fight(
+                board(GridKind::Square, 24, 14),
+                vec![
+                    figures(&rules, "a", "knight_on_charger", 0, Cell::new(2, 5), Dir(2)),
+                    figures(
+                        &rules,
+                        "b",
+                        "knight_on_charger",
+                        1,
+                        Cell::new(14, 5),
+                        Dir(6),
+                    ),
+                ],
+                &[],
+            );
+            let rides = vec![ride(&f, "a", "b", Dir(2)), ride(&f, "b", "a", Dir(6))];
+            let facts = Facts {
+                answers: vec![None; f.fighters.len()],
+                troops: f.fighters.iter().map(|x| x.troop).collect(),
+            };
+            let mut dice = Rolling(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let (ev, _) = ride_all(&mut f, tables(), rides, &[(0, 1)], &facts, &mut dice);
+            let text: Vec<&str> = ev.iter().map(|e| e.text.as_str()).collect();
+            let Some(together) = text
+                .iter()
+                .position(|l| l.starts_with("The blows are struck together"))
+            else {
+                continue;
+            };
+            if !f.fighters[ix(&f, "b")].mounted() {
+                unhorsed_first += 1;
+            }
+            let after = text[together..].join("\n");
+            for id in ["a", "b"] {
+                assert!(
+                    after.contains(&format!("K2: {id} +10% (charging shock cavalry)")),
+                    "seed {seed}: {id}'s simultaneous blow is a charging lance's, +10%:\n{after}"
+                );
+            }
+        }
+        assert!(
+            unhorsed_first > 0,
+            "some ride unhorses b (its horse killed or thrown down)"
+        );
+    }
+
     /// Seed 003 (C7): "Trotting no modification · Cantering -10% · Gallop -20% · Full Charge
     /// -35%": both the gallop row and the full-charge row are reached in play — a steed that
     /// galloped (its rider plays CHARGE, C8) is the gallop row; one that rode a movement charge

@@ -688,9 +688,14 @@ fn duels<D: Dice>(
                             st.struck.push((a, v));
                         }
                         // K2: in a mutual charge both are charging (seed 004: "Charging
-                        // shock cavalry count a +1 to their melee die rolls").
-                        blow(fight, t, c, tg, true, st, r, out);
-                        blow(fight, t, tg, c, mutual, st, r, out);
+                        // shock cavalry count a +1 to their melee die rolls"). C2: "the
+                        // attacks are simultaneous", so each blow is struck as its rider sat
+                        // before either landed: a horse the first blow kills still carried
+                        // its rider into the second.
+                        let (c_up, t_up) =
+                            (fight.fighters[c].mounted(), fight.fighters[tg].mounted());
+                        blow(fight, t, c, tg, true, c_up, st, r, out);
+                        blow(fight, t, tg, c, mutual, t_up, st, r, out);
                         vec![]
                     }
                     Some(true) => vec![(c, tg), (tg, c)],
@@ -710,7 +715,8 @@ fn duels<D: Dice>(
                 continue;
             }
             st.struck.push((a, v));
-            blow(fight, t, a, v, a == c || mutual, st, r, out);
+            let mounted = fight.fighters[a].mounted();
+            blow(fight, t, a, v, a == c || mutual, mounted, st, r, out);
         }
         // Grapples at the closest passage (C5).
         if !mutual
@@ -743,6 +749,19 @@ pub fn charge_blow_odds(
     guard: &Guard,
 ) -> attack::Odds {
     let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
+    blow_odds(fight, t, a, d, k2, guard)
+}
+
+/// [`charge_blow_odds`] with the K2 modifier `k2` already chosen (in a simultaneous exchange,
+/// for the striker as it sat before the other blow landed: C2).
+fn blow_odds(
+    fight: &mut Fight,
+    t: &Tables,
+    a: usize,
+    d: usize,
+    k2: i32,
+    guard: &Guard,
+) -> attack::Odds {
     fight.fighters[a].profile.hit += k2;
     let mut o = breakdown(
         fight,
@@ -761,7 +780,7 @@ pub fn charge_blow_odds(
 }
 
 /// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
-/// modifiers and the lance check (C3).
+/// modifiers (for a striker that counts as `mounted`) and the lance check (C3).
 #[allow(clippy::too_many_arguments)]
 fn blow<D: Dice>(
     fight: &mut Fight,
@@ -769,6 +788,7 @@ fn blow<D: Dice>(
     a: usize,
     v: usize,
     charging: bool,
+    mounted: bool,
     st: &mut State,
     r: &mut Roller<D>,
     out: &mut Vec<Event>,
@@ -782,7 +802,7 @@ fn blow<D: Dice>(
         out,
     );
     let troop = st.troops.get(a).copied().unwrap_or(TroopType::Foot);
-    let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
+    let k2 = melee_modifier(troop, mounted, charging);
     if k2 != 0 {
         r.event(
             out,
@@ -802,7 +822,7 @@ fn blow<D: Dice>(
         .melee_weapon(t)
         .is_some_and(|w| w.kind == WeaponKind::Lance);
     let g = st.facts.guards[d];
-    let o = charge_blow_odds(fight, t, a, d, troop, charging, &g);
+    let o = blow_odds(fight, t, a, d, k2, &g);
     fight.fighters[a].profile.hit += k2;
     let start = out.len();
     let hit = attack::strike(
