@@ -444,10 +444,11 @@ pub(super) fn wave(
         let h = horse
             .and_then(|h| world.get::<AslHorse>(h).copied())
             .unwrap_or_default();
-        // Our reading: within 16 MF is within 16 hexes of open ground.
-        let near_seen = enemies
-            .iter()
-            .any(|&c| grid.distance(at, c) <= 16 && sight(&board, at, c).is_ok());
+        // A17: "within 16 MF": the enemy's hex can be entered for 16 MF at the cavalry's
+        // terrain costs.
+        let near_seen = enemies.iter().any(|&c| {
+            cavalry_mf_to(&board, at, c, WAVE_MF).is_some() && sight(&board, at, c).is_ok()
+        });
         facts.push(WaveUnit {
             hex: at,
             size: size_of(world, e),
