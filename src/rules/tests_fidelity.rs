@@ -792,3 +792,67 @@ fn d12_a_reply_to_a_rear_attack_is_minus_25_and_never_plus_25() {
         "a reply to a rear attack gets no +25% through its attacker's back: {reply:?}"
     );
 }
+
+/// Seed 003 (C5, D12): "Rear attacks are +25% to hit, and -25% for the defender's reply"; seed
+/// 004 (K4): hits on a mounted figure fall on the horse on 1–4, the rider on 5–6. A rider
+/// charged from behind whose horse took the rear blow still replies at −25%, and so does one
+/// whose reply K4 sends to the charger's horse: rider and mount are one defender, one
+/// attacker.
+#[test]
+fn c5_a_reply_to_a_rear_charge_aimed_at_the_horse_is_minus_25() {
+    use crate::rules::melee::attack::{Blow, RoundFacts, Strike, strike};
+    use crate::rules::melee::tables::{seed, tables};
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    use crate::rules::melee::{Roller, ScriptedDice};
+    let rules = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(
+                &rules,
+                "a",
+                "knight_on_destrier",
+                0,
+                Cell::new(5, 5),
+                Dir(2),
+            ),
+            figures(&rules, "b", "knight_on_charger", 1, Cell::new(4, 5), Dir(2)),
+        ],
+        &[],
+    );
+    let (a, am, b, bm) = (
+        ix(&f, "a"),
+        ix(&f, "a.mount"),
+        ix(&f, "b"),
+        ix(&f, "b.mount"),
+    );
+    // Each way K4 can fall: the rear blow on a's horse or on a; the reply at b's horse or b.
+    for (struck, replied_at) in [(am, bm), (a, bm), (am, b), (a, b)] {
+        let mut facts = RoundFacts::new(f.fighters.len());
+        facts.rear.push((b, struck));
+        let mut dice = ScriptedDice::new(&[99], &[6, 6, 6]);
+        let mut r = Roller::new(&mut dice);
+        let mut out = Vec::new();
+        strike(
+            &mut f,
+            tables(),
+            a,
+            replied_at,
+            Strike::plain(Blow::Weapon),
+            "DELIVER BLOW",
+            &mut facts,
+            &mut r,
+            &mut out,
+        );
+        let text = &out[0].text;
+        assert!(
+            text.contains(&format!(
+                "reply to a rear attack (D12) {:+}",
+                seed::REAR_REPLY
+            )),
+            "rear blow on {}, reply at {}: {text}",
+            f.fighters[struck].id,
+            f.fighters[replied_at].id
+        );
+    }
+}
