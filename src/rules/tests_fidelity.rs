@@ -856,3 +856,51 @@ fn c5_a_reply_to_a_rear_charge_aimed_at_the_horse_is_minus_25() {
         );
     }
 }
+
+/// Seed 003 (D11, C5): "If the target is armed with a lance or pike, it may attack at 1"
+/// range, if armed with a pole arm or flail, at 1/2" range". On the 1" grid a figure one
+/// empty cell away is 1" off: a pike or lance reaches it, a pole arm or flail does not (nor
+/// a figure over 10 ft tall, who attacks "as though armed with a pole arm"); all strike in
+/// contact.
+#[test]
+fn d11_pole_arms_and_flails_reach_half_an_inch_pike_and_lance_one() {
+    use crate::rules::melee::tables::tables;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    let rules = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&rules, "a", "footman", 0, Cell::new(4, 5), Dir(2)),
+            figures(&rules, "b", "footman", 1, Cell::new(6, 5), Dir(6)),
+        ],
+        &[],
+    );
+    let (a, b) = (ix(&f, "a"), ix(&f, "b"));
+    let t = tables();
+    for (weapon, reaches) in [
+        ("halberd", false),
+        ("flail", false),
+        ("pike", true),
+        ("lance", true),
+    ] {
+        f.fighters[a].weapon = weapon.into();
+        let reach = f.fighters[a].reach(t);
+        assert_eq!(
+            f.can_strike(a, b, reach),
+            reaches,
+            "a {weapon} across one empty cell (1\")"
+        );
+    }
+    f.fighters[a].weapon = "sword".into();
+    f.fighters[a].profile.tall = true;
+    assert!(
+        !f.can_strike(a, b, f.fighters[a].reach(t)),
+        "over 10 ft tall: a pole arm's 1/2\""
+    );
+    // In contact every weapon strikes.
+    f.place(a, Cell::new(5, 5), Dir(2));
+    for weapon in ["halberd", "flail", "pike", "sword"] {
+        f.fighters[a].weapon = weapon.into();
+        assert!(f.can_strike(a, b, f.fighters[a].reach(t)), "{weapon}");
+    }
+}

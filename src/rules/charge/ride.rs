@@ -157,9 +157,9 @@ pub fn lance_breaks(critical: bool, armour: u8, d100: u32) -> bool {
 }
 
 /// Reach of a figure in a charge (C5) in cells, and its length rank for who strikes first:
-/// lance and pike 1" (rank 3), pole arm, flail — and a charger's spear — 1/2" (rank 2, also
-/// the very tall), anything else at closest passage (rank 1). Both 1" and 1/2" strike with one
-/// cell between (the combat tables' reading).
+/// lance and pike 1" (rank 3, one 1" cell between), pole arm, flail — and a charger's spear —
+/// 1/2" (rank 2, also the very tall), anything else at closest passage (rank 1). A 1/2" reach
+/// does not span an empty cell: ranks 2 and 1 strike in contact (D11).
 pub fn reach_of(fight: &Fight, t: &Tables, i: usize, charging: bool) -> (i32, u8) {
     let f = &fight.fighters[i];
     let kind = f.melee_weapon(t).map(|w| w.kind);
@@ -170,7 +170,7 @@ pub fn reach_of(fight: &Fight, t: &Tables, i: usize, charging: bool) -> (i32, u8
         _ if f.profile.tall => 2,
         _ => 1,
     };
-    (if rank >= 2 { 2 } else { 1 }, rank)
+    (if rank >= 3 { 2 } else { 1 }, rank)
 }
 
 /// The figures as the charge walker sees them: one per fighter, in the fight's order; a
