@@ -470,6 +470,7 @@ fn advance<D: Dice>(
         }
         Step::Contact { fig } => {
             contact(fight, t, l, fig, r, out);
+            bystander_counterblow(fight, t, l, fig, st, r, out);
         }
         Step::Turn { line } => {
             let hand = |h: crate::rules::movement::Hand| match h {
@@ -579,6 +580,61 @@ fn contact<D: Dice>(
     }
     text.push('.');
     r.event(out, text);
+}
+
+/// C6: "All figures contacted during a charge (even if not designated as targets) are bashed
+/// by the mount and may deliver a counterblow as the mount passes, provided they remain on
+/// their feet." A contacted figure that is no target of this charge (a target answers in the
+/// exchange, C5), still standing (it kept its feet or is only staggered), armed, and facing
+/// the horse (D12: counter-blows only through frontal sides) strikes one counterblow at the
+/// rider, K4 sending it to the horse or the rider.
+fn bystander_counterblow<D: Dice>(
+    fight: &mut Fight,
+    t: &Tables,
+    l: &Live,
+    fig: usize,
+    st: &mut State,
+    r: &mut Roller<D>,
+    out: &mut Vec<Event>,
+) {
+    let c = l.ride.rider;
+    let f = &fight.fighters[fig];
+    let able = !l.ride.targets.contains(&fig)
+        && !st.struck.contains(&(fig, c))
+        && f.is_up()
+        && f.state.posture == Posture::Standing
+        && f.melee_weapon(t).is_some()
+        && fight.fighters[c].is_up()
+        && fight.can_strike(fig, c, f.reach(t));
+    if !able {
+        return;
+    }
+    st.struck.push((fig, c));
+    let d = k4_target(fight, fig, c, "the counterblow", r, out);
+    let troop = st.troops.get(fig).copied().unwrap_or(TroopType::Foot);
+    let k2 = melee_modifier(troop, fight.fighters[fig].mounted(), false);
+    if k2 != 0 {
+        r.event(
+            out,
+            format!("K2: {} {k2:+}% (mounted infantry).", fight.fighters[fig].id),
+        );
+    }
+    fight.fighters[fig].profile.hit += k2;
+    attack::strike(
+        fight,
+        t,
+        fig,
+        d,
+        Strike {
+            counter: true,
+            ..Strike::plain(Blow::Weapon)
+        },
+        "a counterblow (C6)",
+        &mut st.facts,
+        r,
+        out,
+    );
+    fight.fighters[fig].profile.hit -= k2;
 }
 
 /// C4: a horse stumbles on 1–30 and goes down, throwing its rider.
