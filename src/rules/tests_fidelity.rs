@@ -904,3 +904,40 @@ fn d11_pole_arms_and_flails_reach_half_an_inch_pike_and_lance_one() {
         assert!(f.can_strike(a, b, f.fighters[a].reach(t)), "{weapon}");
     }
 }
+
+/// Seed 003 (D8): "If the figure that such a maneuver brings the attacking figure into contact
+/// with is already involved in a melee with a third figure, then treat the meleeing figure as
+/// having already played a STAND GROUND card as his TAC card." A figure that played KEEP
+/// DISTANCE in the TAC phase and is joined mid-melee counts STAND GROUND in the TMM.
+#[test]
+fn d8_a_joined_figure_counts_stand_ground_whatever_it_played_before() {
+    use crate::rules::melee::cards::TacCard;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix, play, tac};
+    let r = destrier();
+    let mut h = fight(
+        board(GridKind::Square, 20, 20),
+        vec![
+            figures(&r, "a", "footman", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "b", "footman", 1, Cell::new(6, 5), Dir(6)),
+            figures(&r, "c", "archer", 1, Cell::new(5, 8), Dir(0)),
+        ],
+        &[],
+    );
+    h.round = 2;
+    let (a, c) = (ix(&h, "a"), ix(&h, "c"));
+    h.fighters[c].enc = crate::rules::ruleset::Encumbrance::None;
+    h.fighters[a].state.tac = Some(TacCard::KeepDistance);
+    play(
+        &mut h,
+        &[("c", tac(TacCard::Fleche, Some("a"), vec![]))],
+        &[],
+        &[90, 90, 99, 99],
+        &[],
+    );
+    assert!(h.in_contact(a, c));
+    assert_eq!(h.fighters[a].state.tac, Some(TacCard::StandGround));
+    assert_eq!(
+        crate::rules::melee::attack::tac_of(&h, a),
+        Some(TacCard::StandGround)
+    );
+}
