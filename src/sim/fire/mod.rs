@@ -376,9 +376,12 @@ pub fn after_fire(world: &mut World) {
             .get::<FigureId>(e)
             .map(|f| f.0.clone())
             .unwrap_or_default();
+        let weapon = world
+            .get::<Weapon>(e)
+            .map_or_else(|| "weapon".to_string(), |w| w.0.clone());
         log_now(
             world,
-            format!("{id} reloads its crossbow: no movement this half-move (D4)."),
+            format!("{id} reloads its {weapon}: no movement this half-move (D4)."),
         );
     }
     book.acted.clear();
