@@ -977,3 +977,37 @@ fn d7_card_rounds_go_on_until_blows_are_spent_while_figures_can_close() {
     f.fighters[1].blows = 0;
     assert!(!melee_on(&f, tables()));
 }
+
+/// Seed 003 has rules only some figures can play: "Any figure more than 10' tall is assumed
+/// to attack with any weapon as though armed with a pole arm"; PULL RIDER "not possible from
+/// the front and rear unless the figure attempting the grapple has a height in excess of 10
+/// feet"; "A monster may not KICK a man on horseback unless the monster is more than 10 feet
+/// tall"; agile beasts' free MOVE and DODGE; DRAW WEAPON with a slung shield. The `destrier`
+/// ruleset has a template for each: a hill giant, a war hound and a man-at-arms whose shield
+/// is slung.
+#[test]
+fn seed_003_every_figure_rule_has_a_template() {
+    use crate::rules::melee::tables::{Kind, tables};
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    let r = destrier();
+    for key in ["hill_giant", "war_hound", "man_at_arms"] {
+        assert!(r.templates.contains_key(key), "{key}");
+    }
+    let t = tables();
+    assert!(t.fighter("hill_giant").tall);
+    assert_eq!(t.fighter("war_hound").kind, Kind::AgileBeast);
+    assert!(t.fighter("man_at_arms").shield_slung);
+    let f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&r, "g", "hill_giant", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "m", "man_at_arms", 1, Cell::new(6, 5), Dir(6)),
+        ],
+        &[],
+    );
+    assert!(f.fighters[ix(&f, "g")].profile.tall);
+    assert!(
+        f.fighters[ix(&f, "m")].state.shield_down,
+        "the man-at-arms comes with his shield slung"
+    );
+}

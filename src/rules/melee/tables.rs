@@ -459,6 +459,9 @@ pub struct Profile {
     pub tall: bool,
     /// Hooves.
     pub hooves: Hooves,
+    /// Comes to the fight with its shield slung: DRAW WEAPON readies it (§6, four blows with
+    /// the weapon drawn).
+    pub shield_slung: bool,
 }
 
 impl Default for Profile {
@@ -482,6 +485,7 @@ impl Default for Profile {
             spells: Vec::new(),
             tall: false,
             hooves: Hooves::None,
+            shield_slung: false,
         }
     }
 }
