@@ -942,42 +942,6 @@ fn d8_a_joined_figure_counts_stand_ground_whatever_it_played_before() {
     );
 }
 
-/// Seed 003 (D7, D8): "Repeat steps #1 and #4 until all blows are exhausted", step #4 letting
-/// figures not in contact that could come into contact play a TAC card (3" in the card
-/// rounds). Two footmen a bash has pushed apart, both with blows and two cells between them,
-/// can close again: the melee goes on. Out of a 3" move of contact, or out of blows, it ends.
-#[test]
-fn d7_card_rounds_go_on_until_blows_are_spent_while_figures_can_close() {
-    use crate::rules::melee::flow::{begin_phase, melee_on};
-    use crate::rules::melee::tables::tables;
-    use crate::rules::melee::testkit::{board, destrier, fight, figures};
-    let r = destrier();
-    let at = |x: i32| {
-        let mut f = fight(
-            board(GridKind::Square, 20, 20),
-            vec![
-                figures(&r, "a", "footman", 0, Cell::new(5, 5), Dir(2)),
-                figures(&r, "b", "footman", 1, Cell::new(x, 5), Dir(6)),
-            ],
-            &[],
-        );
-        begin_phase(&mut f);
-        f.round = 3;
-        f
-    };
-    // Two empty cells between (2"): a 3" move reaches contact.
-    let mut f = at(8);
-    assert!(melee_on(&f, tables()), "2\" apart, both with blows");
-    // Three empty cells (3"): still within a 3" move.
-    assert!(melee_on(&at(9), tables()));
-    // Four (4"): out of reach of a join.
-    assert!(!melee_on(&at(10), tables()));
-    // All blows exhausted: the rounds end.
-    f.fighters[0].blows = 0;
-    f.fighters[1].blows = 0;
-    assert!(!melee_on(&f, tables()));
-}
-
 /// Seed 003 has rules only some figures can play: "Any figure more than 10' tall is assumed
 /// to attack with any weapon as though armed with a pole arm"; PULL RIDER "not possible from
 /// the front and rear unless the figure attempting the grapple has a height in excess of 10

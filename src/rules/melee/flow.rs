@@ -12,13 +12,10 @@ fn in_reach(fight: &Fight, t: &Tables, i: usize) -> bool {
     fight.engaged(i, t)
 }
 
-/// True while a melee goes on (D7: "Repeat steps #1 and #4 until all blows are exhausted";
-/// step #4, D8: figures that could come into contact may join): two enemies able to fight,
-/// within reach of each other or within a 3" move of contact (so a bash or a dodge that
-/// broke contact does not end the melee while they could close again), and one of them with
-/// a blow left. A riderless horse neither fights nor is fought (it never takes part), so it
-/// keeps no melee going. The six-PASSIVE-SHIELD-PARRY limit (D7) still ends the rounds of
-/// figures that will not close.
+/// True while a melee goes on: two enemies within reach of each other, both able to fight,
+/// and one of them with a blow left (D7: "until all blows are exhausted"). A riderless horse
+/// neither fights nor is fought (it never takes part), so it keeps no melee going: the rounds
+/// end exactly when no blow is left between two fighters in reach.
 pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
     let map = fight.by_cell();
     (0..fight.fighters.len()).any(|i| {
@@ -26,13 +23,9 @@ pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
             && fight.fighters[i].blows > 0
             && !run_out(fight, t, i)
             && fight
-                .enemies_near(&map, i, seed::JOIN_MELEE + 1)
+                .enemies_near(&map, i, 2)
                 .into_iter()
-                .any(|j| {
-                    fights(fight, j)
-                        && (fight.within_reach(i, j, t)
-                            || fight.distance(i, j) - 1 <= seed::JOIN_MELEE)
-                })
+                .any(|j| fights(fight, j) && fight.within_reach(i, j, t))
     })
 }
 
