@@ -236,6 +236,17 @@ pub fn play_fixed(
     levels: &[AiLevel],
     fixed: Option<Fixed>,
 ) -> BoutResult {
+    play_game(level, seed, turns, levels, fixed).0
+}
+
+/// [`play_fixed`], handing back the finished game too (its record and log).
+pub fn play_game(
+    level: &Level,
+    seed: u64,
+    turns: u32,
+    levels: &[AiLevel],
+    fixed: Option<Fixed>,
+) -> (BoutResult, Game) {
     let t0 = Instant::now();
     let mut game = Game::new(level, seed);
     let n = game.app.world().resource::<TurnState>().sides;
@@ -317,7 +328,7 @@ pub fn play_fixed(
         None => (judged.winner.map(usize::from), judged.reason.clone()),
     };
     timing.total_us = micros(t0.elapsed());
-    BoutResult {
+    let result = BoutResult {
         seed,
         winner: winner.and_then(|w| sides.get(w)).map(|s| s.side.clone()),
         reason,
@@ -330,7 +341,8 @@ pub fn play_fixed(
         refusals,
         rolls: RollTally::of(&game),
         timing,
-    }
+    };
+    (result, game)
 }
 
 fn micros(d: Duration) -> u64 {

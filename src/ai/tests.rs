@@ -325,17 +325,42 @@ fn i1_enemy_on_a_flank_or_the_rear_in_sight() {
         2,
         "an enemy behind, 4 cells"
     );
+    // Far or near, e1 and e3 are in sight on its flanks; alone with the enemy in front, it
+    // counts nothing.
+    assert_eq!(terms_of(&mut g, "front").flank_or_rear, 2);
+    let alone = level(
+        &rows(&open(40, 12)),
+        &[
+            fig("front", "footman", "Red", (16, 6), "N"),
+            fig("e2", "footman", "Blue", (16, 2), "S"),
+        ],
+        "",
+    );
+    let mut a = Game::new(&alone, 1);
     assert_eq!(
-        terms_of(&mut g, "front").flank_or_rear,
+        terms_of(&mut a, "front").flank_or_rear,
         0,
         "an enemy in front"
     );
-    assert_eq!(terms_of(&mut g, "hidden").flank_or_rear, 0, "behind woods");
-    // The nearest enemy is 11 cells off: beyond a footman's move and reach (6 + 1).
+    // Behind woods, and no other enemy in sight.
+    let mut wood = open(40, 12);
+    wood[10] = format!("{}f{}", ".".repeat(28), ".".repeat(11));
+    let hidden = level(
+        &rows(&wood),
+        &[
+            fig("hidden", "footman", "Red", (28, 8), "N"),
+            fig("e3", "footman", "Blue", (28, 11), "N"),
+        ],
+        "",
+    );
+    let mut h = Game::new(&hidden, 1);
+    assert_eq!(terms_of(&mut h, "hidden").flank_or_rear, 0, "behind woods");
+    // Seed 004 (I1): "Enemy to flank or rear and in sight" sets no distance: the nearest
+    // enemy, 11 cells off behind it (beyond a footman's move and reach, 6 + 1), counts.
     assert_eq!(
         terms_of(&mut g, "distant").flank_or_rear,
-        0,
-        "too far to threaten"
+        2,
+        "in sight on the rear, far or near"
     );
 }
 

@@ -92,6 +92,9 @@ pub enum Command {
         /// JSON output (timings under their own `timing` key).
         #[arg(long)]
         json: bool,
+        /// Also print each game's record (the orders accepted, in order) and its log.
+        #[arg(long)]
+        log: bool,
     },
     /// Play one AI strength against another on every level, in both seatings on the same
     /// seeds, and print each level's win share with its 95% interval (issue 13).
@@ -164,6 +167,7 @@ pub fn main() -> i32 {
             red,
             blue,
             json,
+            log,
         }) => sim::run(
             &level,
             &sim::SimArgs {
@@ -173,6 +177,7 @@ pub fn main() -> i32 {
                 red,
                 blue,
                 json,
+                log,
             },
         ),
         Some(Command::Tournament {

@@ -1,10 +1,14 @@
 //! `warhorse sim LEVEL`: AI against AI without a window. Prints each game's winner, turns and
 //! losses, the totals, and — apart, because it is the one thing that differs between runs —
 //! where the time went, phase by phase. The same level, seeds and AI levels print the same
-//! results; `--json` keeps the timings under a `timing` key of their own.
+//! results; `--json` keeps the timings under a `timing` key of their own. `--log` adds each
+//! game's record (the orders accepted, in order) and its log, so what the rules did — what
+//! an uncommanded unit shot at (I3), say — can be checked from outside.
 
 use crate::ai::AiLevel;
-use crate::ai::bout::{BoutResult, RollTally, Timing, play};
+use crate::ai::bout::{BoutResult, RollTally, Timing, play_game};
+use crate::sim::log::LogEntry;
+use crate::sim::orders::Order;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +28,17 @@ pub struct SimArgs {
     pub blue: AiLevel,
     /// JSON output.
     pub json: bool,
+    /// Print each game's record (accepted orders) and log.
+    pub log: bool,
+}
+
+/// One game's record and log (`--log`).
+#[derive(Serialize)]
+struct Trace {
+    seed: u64,
+    /// The orders accepted, in order (the game's record: replaying them replays the game).
+    record: Vec<Order>,
+    log: Vec<LogEntry>,
 }
 
 #[derive(Serialize)]
@@ -49,6 +64,8 @@ struct SimOut<'a> {
     games: &'a [BoutResult],
     summary: Summary,
     timing: &'a Timing,
+    #[serde(skip_serializing_if = "<[Trace]>::is_empty")]
+    records: &'a [Trace],
 }
 
 fn summarise(results: &[BoutResult]) -> Summary {
@@ -90,10 +107,19 @@ pub fn run(level: &Path, args: &SimArgs) -> i32 {
     };
     let levels = [args.red, args.blue];
     let mut timing = Timing::default();
+    let mut traces = Vec::new();
     let results: Vec<BoutResult> = (0..args.games as u64)
         .map(|i| {
-            let r = play(&level, args.seed.wrapping_add(i), args.turns, &levels);
+            let seed = args.seed.wrapping_add(i);
+            let (r, mut game) = play_game(&level, seed, args.turns, &levels, None);
             timing.add(&r.timing);
+            if args.log {
+                traces.push(Trace {
+                    seed,
+                    record: game.record().orders.clone(),
+                    log: game.snapshot().log,
+                });
+            }
             r
         })
         .collect();
@@ -106,6 +132,7 @@ pub fn run(level: &Path, args: &SimArgs) -> i32 {
             games: &results,
             summary,
             timing: &timing,
+            records: &traces,
         };
         return match super::emit_json(&out) {
             Ok(()) => 0,
@@ -113,8 +140,29 @@ pub fn run(level: &Path, args: &SimArgs) -> i32 {
         };
     }
     super::emit(&text(&level.file.name, args, &results, &summary));
+    for t in &traces {
+        super::emit(&trace_text(t));
+    }
     super::emit(&timing_text(&timing, results.len()));
     0
+}
+
+/// One game's record and log in words (`--log`).
+fn trace_text(t: &Trace) -> String {
+    use std::fmt::Write as _;
+    let mut text = format!(
+        "\nGame with seed {}: record ({} orders)\n",
+        t.seed,
+        t.record.len()
+    );
+    for (k, o) in t.record.iter().enumerate() {
+        let _ = writeln!(text, "{:>5}. {o}", k + 1);
+    }
+    let _ = writeln!(text, "Log:");
+    for l in &t.log {
+        let _ = writeln!(text, "  T{} {}: {l}", l.turn, l.phase);
+    }
+    text
 }
 
 fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> String {

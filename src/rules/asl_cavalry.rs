@@ -9,6 +9,7 @@
 //! counter shows as many horses as its `body` (1 to 3).
 
 use super::cavalry::AslFire;
+use super::mp::Mp;
 use serde::Serialize;
 
 /// What ASL counts a personnel unit as.
@@ -412,6 +413,49 @@ pub fn cavalry_wave_ok(grid: super::grid::GridKind, units: &[WaveUnit]) -> Resul
         return Err("A17: at least one leader must take part".into());
     }
     Ok(())
+}
+
+/// A17's "within 16 MF": the Movement Factors a Cavalry Wave's enemy may be away at most.
+pub const WAVE_MF: Mp = Mp::cells(16);
+
+/// A17 (seed 001, 13.62: "at least one unit in the chain must be within 16 MF of and have a
+/// LOS to an enemy unit"): the fewest MF a cavalry unit at `from` spends to enter `to`, each
+/// hex on the way (and `to` itself) at its cavalry cost (the terrain chart's cavalry column,
+/// `mounted_cost`), or `None` when `to` is beyond `limit` MF or cannot be reached. Units on
+/// the way are not counted: the MF measure the ground, not a move.
+pub fn cavalry_mf_to(
+    board: &super::board::Board,
+    from: super::grid::Cell,
+    to: super::grid::Cell,
+    limit: Mp,
+) -> Option<Mp> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let mut best: HashMap<super::grid::Cell, Mp> = HashMap::from([(from, Mp::ZERO)]);
+    let mut queue = BinaryHeap::from([(Reverse(Mp::ZERO), from)]);
+    while let Some((Reverse(cost), at)) = queue.pop() {
+        if at == to {
+            return Some(cost);
+        }
+        if best.get(&at).is_some_and(|&b| b < cost) {
+            continue;
+        }
+        for (_, next) in board.grid.neighbours(at) {
+            if !board.contains(next) {
+                continue;
+            }
+            let Some(step) = board.terrain_at(next).multiplier(true) else {
+                continue;
+            };
+            let c = cost + step;
+            if c > limit || best.get(&next).is_some_and(|&b| b <= c) {
+                continue;
+            }
+            best.insert(next, c);
+            queue.push((Reverse(c), next));
+        }
+    }
+    None
 }
 
 /// A18: the horse counters a unit can lead: three times its own size (an SMC three SMC

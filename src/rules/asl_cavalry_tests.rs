@@ -336,3 +336,58 @@ fn a7_a10_twelve_mf_gallop_plus_eight_or_four_and_forbidden_terrain() {
     let walking = Mover::new(&rules, &b, spec(false));
     assert!(walking.try_step(&b, &pose, Step::Go(Dir(1))).is_ok());
 }
+
+/// Seed 001, 13.62 (A17): "at least one unit in the chain must be within 16 MF of and have a
+/// LOS to an enemy unit". MF, not hexes: an enemy ten hexes off across brush costs
+/// 1 + 8 × 3 + 2 = 27 MF and is out of reach; the same ten hexes of open ground are 10 MF.
+#[test]
+fn a17_within_16_mf_counts_the_cavalry_costs_of_the_ground() {
+    use crate::rules::board::{Board, Terrain};
+    use crate::rules::grid::Dir;
+    use crate::rules::mp::Mp;
+    let t = |name: &str, cavalry: i64| Terrain {
+        name: name.into(),
+        cost: Some(Mp::cells(1)),
+        mounted_cost: Some(Some(Mp::cells(cavalry))),
+        no_gallop: false,
+        cover: false,
+        blocks_sight: false,
+        obstacle: None,
+    };
+    let mut b = Board::new(
+        GridKind::Hex,
+        16,
+        8,
+        vec![t("open ground", 1), t("brush", 3), t("grain", 2)],
+    );
+    let from = Cell::new(1, 3);
+    let mut line = vec![from];
+    for _ in 0..10 {
+        line.push(b.grid.neighbour(*line.last().unwrap(), Dir(1)));
+    }
+    let enemy = line[10];
+    assert_eq!(b.grid.distance(from, enemy), 10);
+    assert_eq!(cavalry_mf_to(&b, from, enemy, WAVE_MF), Some(Mp::cells(10)));
+    // Brush everywhere but the first hex entered; the enemy's hex is grain.
+    let all: Vec<Cell> = b.cells().collect();
+    for c in all {
+        let i = b.index(c);
+        b.terrain[i] = if c == line[1] || c == from {
+            0
+        } else if c == enemy {
+            2
+        } else {
+            1
+        };
+    }
+    assert_eq!(
+        cavalry_mf_to(&b, from, enemy, Mp::cells(100)),
+        Some(Mp::cells(1 + 8 * 3 + 2))
+    );
+    assert_eq!(WAVE_MF, Mp::cells(16));
+    assert_eq!(
+        cavalry_mf_to(&b, from, enemy, WAVE_MF),
+        None,
+        "27 MF away is not within 16 MF"
+    );
+}

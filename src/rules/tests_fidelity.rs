@@ -544,6 +544,80 @@ mod mounted {
         }
     }
 
+    /// Seed 003 (C2): "If both are so armed, the attacks are simultaneous"; seed 004 (K2):
+    /// "Charging shock cavalry count a +1 to their melee die rolls". Two knights on chargers
+    /// (equal lances, equal mounts) strike together; when one lance kills or fells the other
+    /// rider's horse, the other lance's blow is still struck as a charging lance, +10%: each
+    /// blow counts its rider as he sat before either landed.
+    #[test]
+    fn k2_a_simultaneous_blow_counts_its_rider_as_mounted_before_either_landed() {
+        /// A small seeded die (xorshift), so many rides can be tried.
+        struct Rolling(u64);
+        impl Rolling {
+            fn next(&mut self, sides: u64) -> u32 {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % sides + 1) as u32
+            }
+        }
+        impl crate::rules::melee::Dice for Rolling {
+            fn d100(&mut self) -> u32 {
+                self.next(100)
+            }
+            fn d6(&mut self) -> u32 {
+                self.next(6)
+            }
+        }
+        let rules = destrier();
+        let mut unhorsed_first = 0;
+        for seed in 1..=1000u64 {
+            let mut f = fight(
+                board(GridKind::Square, 24, 14),
+                vec![
+                    figures(&rules, "a", "knight_on_charger", 0, Cell::new(2, 5), Dir(2)),
+                    figures(
+                        &rules,
+                        "b",
+                        "knight_on_charger",
+                        1,
+                        Cell::new(14, 5),
+                        Dir(6),
+                    ),
+                ],
+                &[],
+            );
+            let rides = vec![ride(&f, "a", "b", Dir(2)), ride(&f, "b", "a", Dir(6))];
+            let facts = Facts {
+                answers: vec![None; f.fighters.len()],
+                troops: f.fighters.iter().map(|x| x.troop).collect(),
+            };
+            let mut dice = Rolling(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let (ev, _) = ride_all(&mut f, tables(), rides, &[(0, 1)], &facts, &mut dice);
+            let text: Vec<&str> = ev.iter().map(|e| e.text.as_str()).collect();
+            let Some(together) = text
+                .iter()
+                .position(|l| l.starts_with("The blows are struck together"))
+            else {
+                continue;
+            };
+            if !f.fighters[ix(&f, "b")].mounted() {
+                unhorsed_first += 1;
+            }
+            let after = text[together..].join("\n");
+            for id in ["a", "b"] {
+                assert!(
+                    after.contains(&format!("K2: {id} +10% (charging shock cavalry)")),
+                    "seed {seed}: {id}'s simultaneous blow is a charging lance's, +10%:\n{after}"
+                );
+            }
+        }
+        assert!(
+            unhorsed_first > 0,
+            "some ride unhorses b (its horse killed or thrown down)"
+        );
+    }
+
     /// Seed 003 (C7): "Trotting no modification · Cantering -10% · Gallop -20% · Full Charge
     /// -35%": both the gallop row and the full-charge row are reached in play — a steed that
     /// galloped (its rider plays CHARGE, C8) is the gallop row; one that rode a movement charge
@@ -716,5 +790,188 @@ fn d12_a_reply_to_a_rear_attack_is_minus_25_and_never_plus_25() {
             .iter()
             .any(|p| p.1 == seed::REAR_ATTACK && p.0.contains("rear (D12)")),
         "a reply to a rear attack gets no +25% through its attacker's back: {reply:?}"
+    );
+}
+
+/// Seed 003 (C5, D12): "Rear attacks are +25% to hit, and -25% for the defender's reply"; seed
+/// 004 (K4): hits on a mounted figure fall on the horse on 1–4, the rider on 5–6. A rider
+/// charged from behind whose horse took the rear blow still replies at −25%, and so does one
+/// whose reply K4 sends to the charger's horse: rider and mount are one defender, one
+/// attacker.
+#[test]
+fn c5_a_reply_to_a_rear_charge_aimed_at_the_horse_is_minus_25() {
+    use crate::rules::melee::attack::{Blow, RoundFacts, Strike, strike};
+    use crate::rules::melee::tables::{seed, tables};
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    use crate::rules::melee::{Roller, ScriptedDice};
+    let rules = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(
+                &rules,
+                "a",
+                "knight_on_destrier",
+                0,
+                Cell::new(5, 5),
+                Dir(2),
+            ),
+            figures(&rules, "b", "knight_on_charger", 1, Cell::new(4, 5), Dir(2)),
+        ],
+        &[],
+    );
+    let (a, am, b, bm) = (
+        ix(&f, "a"),
+        ix(&f, "a.mount"),
+        ix(&f, "b"),
+        ix(&f, "b.mount"),
+    );
+    // Each way K4 can fall: the rear blow on a's horse or on a; the reply at b's horse or b.
+    for (struck, replied_at) in [(am, bm), (a, bm), (am, b), (a, b)] {
+        let mut facts = RoundFacts::new(f.fighters.len());
+        facts.rear.push((b, struck));
+        let mut dice = ScriptedDice::new(&[99], &[6, 6, 6]);
+        let mut r = Roller::new(&mut dice);
+        let mut out = Vec::new();
+        strike(
+            &mut f,
+            tables(),
+            a,
+            replied_at,
+            Strike::plain(Blow::Weapon),
+            "DELIVER BLOW",
+            &mut facts,
+            &mut r,
+            &mut out,
+        );
+        let text = &out[0].text;
+        assert!(
+            text.contains(&format!(
+                "reply to a rear attack (D12) {:+}",
+                seed::REAR_REPLY
+            )),
+            "rear blow on {}, reply at {}: {text}",
+            f.fighters[struck].id,
+            f.fighters[replied_at].id
+        );
+    }
+}
+
+/// Seed 003 (D11, C5): "If the target is armed with a lance or pike, it may attack at 1"
+/// range, if armed with a pole arm or flail, at 1/2" range". On the 1" grid a figure one
+/// empty cell away is 1" off: a pike or lance reaches it, a pole arm or flail does not (nor
+/// a figure over 10 ft tall, who attacks "as though armed with a pole arm"); all strike in
+/// contact.
+#[test]
+fn d11_pole_arms_and_flails_reach_half_an_inch_pike_and_lance_one() {
+    use crate::rules::melee::tables::tables;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    let rules = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&rules, "a", "footman", 0, Cell::new(4, 5), Dir(2)),
+            figures(&rules, "b", "footman", 1, Cell::new(6, 5), Dir(6)),
+        ],
+        &[],
+    );
+    let (a, b) = (ix(&f, "a"), ix(&f, "b"));
+    let t = tables();
+    for (weapon, reaches) in [
+        ("halberd", false),
+        ("flail", false),
+        ("pike", true),
+        ("lance", true),
+    ] {
+        f.fighters[a].weapon = weapon.into();
+        let reach = f.fighters[a].reach(t);
+        assert_eq!(
+            f.can_strike(a, b, reach),
+            reaches,
+            "a {weapon} across one empty cell (1\")"
+        );
+    }
+    f.fighters[a].weapon = "sword".into();
+    f.fighters[a].profile.tall = true;
+    assert!(
+        !f.can_strike(a, b, f.fighters[a].reach(t)),
+        "over 10 ft tall: a pole arm's 1/2\""
+    );
+    // In contact every weapon strikes.
+    f.place(a, Cell::new(5, 5), Dir(2));
+    for weapon in ["halberd", "flail", "pike", "sword"] {
+        f.fighters[a].weapon = weapon.into();
+        assert!(f.can_strike(a, b, f.fighters[a].reach(t)), "{weapon}");
+    }
+}
+
+/// Seed 003 (D8): "If the figure that such a maneuver brings the attacking figure into contact
+/// with is already involved in a melee with a third figure, then treat the meleeing figure as
+/// having already played a STAND GROUND card as his TAC card." A figure that played KEEP
+/// DISTANCE in the TAC phase and is joined mid-melee counts STAND GROUND in the TMM.
+#[test]
+fn d8_a_joined_figure_counts_stand_ground_whatever_it_played_before() {
+    use crate::rules::melee::cards::TacCard;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix, play, tac};
+    let r = destrier();
+    let mut h = fight(
+        board(GridKind::Square, 20, 20),
+        vec![
+            figures(&r, "a", "footman", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "b", "footman", 1, Cell::new(6, 5), Dir(6)),
+            figures(&r, "c", "archer", 1, Cell::new(5, 8), Dir(0)),
+        ],
+        &[],
+    );
+    h.round = 2;
+    let (a, c) = (ix(&h, "a"), ix(&h, "c"));
+    h.fighters[c].enc = crate::rules::ruleset::Encumbrance::None;
+    h.fighters[a].state.tac = Some(TacCard::KeepDistance);
+    play(
+        &mut h,
+        &[("c", tac(TacCard::Fleche, Some("a"), vec![]))],
+        &[],
+        &[90, 90, 99, 99],
+        &[],
+    );
+    assert!(h.in_contact(a, c));
+    assert_eq!(h.fighters[a].state.tac, Some(TacCard::StandGround));
+    assert_eq!(
+        crate::rules::melee::attack::tac_of(&h, a),
+        Some(TacCard::StandGround)
+    );
+}
+
+/// Seed 003 has rules only some figures can play: "Any figure more than 10' tall is assumed
+/// to attack with any weapon as though armed with a pole arm"; PULL RIDER "not possible from
+/// the front and rear unless the figure attempting the grapple has a height in excess of 10
+/// feet"; "A monster may not KICK a man on horseback unless the monster is more than 10 feet
+/// tall"; agile beasts' free MOVE and DODGE; DRAW WEAPON with a slung shield. The `destrier`
+/// ruleset has a template for each: a hill giant, a war hound and a man-at-arms whose shield
+/// is slung.
+#[test]
+fn seed_003_every_figure_rule_has_a_template() {
+    use crate::rules::melee::tables::{Kind, tables};
+    use crate::rules::melee::testkit::{board, destrier, fight, figures, ix};
+    let r = destrier();
+    for key in ["hill_giant", "war_hound", "man_at_arms"] {
+        assert!(r.templates.contains_key(key), "{key}");
+    }
+    let t = tables();
+    assert!(t.fighter("hill_giant").tall);
+    assert_eq!(t.fighter("war_hound").kind, Kind::AgileBeast);
+    assert!(t.fighter("man_at_arms").shield_slung);
+    let f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&r, "g", "hill_giant", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "m", "man_at_arms", 1, Cell::new(6, 5), Dir(6)),
+        ],
+        &[],
+    );
+    assert!(f.fighters[ix(&f, "g")].profile.tall);
+    assert!(
+        f.fighters[ix(&f, "m")].state.shield_down,
+        "the man-at-arms comes with his shield slung"
     );
 }

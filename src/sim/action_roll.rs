@@ -265,11 +265,10 @@ pub fn risk_terms(view: &View, g: usize, retreated: bool) -> RiskTerms {
     if let Some(tenths) = (lost * 10).checked_div(unit.start) {
         t.losses = tenths as i32;
     }
+    // I1 (seed 004: "Enemy to flank or rear and in sight"): no distance, far or near.
     let flanked = enemies.iter().any(|e| {
         mine.iter().any(|f| {
-            view.dist(f.cell, e.cell) <= e.threat
-                && on_flank_or_rear(view.grid, f.cell, f.facing, e.cell)
-                && view.in_sight(f.cell, e.cell)
+            on_flank_or_rear(view.grid, f.cell, f.facing, e.cell) && view.in_sight(f.cell, e.cell)
         })
     });
     if flanked {

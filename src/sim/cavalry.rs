@@ -11,8 +11,9 @@ use super::phase::{Phase, TurnState, log_now};
 use super::world::{Map, Rules, find_figure, sync_occupancy};
 use crate::level::Level;
 use crate::rules::asl_cavalry::{
-    CHARGE_MF, Capacity, FireResult, HorseResult, Shot, UnitSize, WaveUnit, capacity,
-    cavalry_wave_ok, charge_ok, fire_chance, fire_result, horse_chance, horse_result, may_lead,
+    CHARGE_MF, Capacity, FireResult, HorseResult, Shot, UnitSize, WAVE_MF, WaveUnit, capacity,
+    cavalry_mf_to, cavalry_wave_ok, charge_ok, fire_chance, fire_result, horse_chance,
+    horse_result, may_lead,
 };
 use crate::rules::cavalry::tables;
 use crate::rules::charge::sight;

@@ -420,12 +420,26 @@ fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Re
         let why = unit_index(&fight, &id)
             .map(|i| charger_of(world, &fight, &entities, i))
             .and_then(|c| c.err());
+        // A target it sees but may not ride at for a rule of the ride (C6: the 2" straight
+        // run before the contact, …) is refused under that rule, not as out of sight.
+        let ride_rule = if why.is_none() {
+            charge_targets(world, &id).into_iter().find_map(|(t, r)| {
+                r.err()
+                    .filter(|e| e.starts_with("C6: the horse must run"))
+                    .map(|e| (t, e))
+            })
+        } else {
+            None
+        };
         return refuse(match why {
             Some(e) => format!("{id} cannot charge this turn: {e}"),
-            None => format!(
-                "C1: {id} cannot charge this turn: no enemy it could ride at is in its sight \
-                 along a charge line (turn its horse towards one in a half-move first)"
-            ),
+            None => match ride_rule {
+                Some((t, e)) => format!("{id} cannot charge this turn: at {t}, {e}"),
+                None => format!(
+                    "C1: {id} cannot charge this turn: no enemy it could ride at is in its sight \
+                     along a charge line (turn its horse towards one in a half-move first)"
+                ),
+            },
         });
     }
     if !targets.is_empty() {

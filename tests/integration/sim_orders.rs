@@ -262,7 +262,7 @@ fn d15_mount_and_dismount() {
             to: None,
         },
     );
-    assert!(why.starts_with("D15/R2"), "{why}");
+    assert!(why.starts_with("D15: dismounting costs"), "{why}");
     // Mounting a horse that is not adjacent is refused.
     let why = refused(
         &mut g,

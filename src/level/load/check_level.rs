@@ -291,7 +291,17 @@ pub(super) fn check_figures<'l>(
                     ),
                 );
             }
-            if let Some(other) = cells.get(&cell) {
+            // A2 (`asl`): riderless horses do not count for stacking: any number share a
+            // hex, and a unit may share a hex with them.
+            let riderless = template
+                .is_some_and(|t| t.troop == TroopType::Horse && t.mount.is_none())
+                && rules.is_some_and(|r| r.asl.is_some());
+            let shared = if riderless {
+                None
+            } else {
+                cells.get(&cell).copied()
+            };
+            if let Some(other) = shared {
                 cx.err(
                     &fp("at"),
                     format!(
@@ -300,7 +310,7 @@ pub(super) fn check_figures<'l>(
                         f.id
                     ),
                 );
-            } else {
+            } else if !riderless {
                 cells.insert(cell, &f.id);
             }
         }

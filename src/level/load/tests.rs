@@ -186,3 +186,28 @@ fn leading_fields_stop_where_the_values_grow() {
     assert_eq!(leading_fields(text, 2).len(), 2);
     assert!(leading_fields("[1, 2]", 5).is_empty());
 }
+
+/// Seed 001, 13.2 as the brief tags it (A2): "Stacking as infantry; any number of riderless
+/// horses per cell" — two riderless horses share a hex, and a unit may share a hex with them;
+/// two units still may not (D10a).
+#[test]
+fn a2_riderless_horses_share_a_hex_in_the_loader() {
+    let level = |figures: &str| {
+        format!(
+            "Level(name: \"t\", ruleset: \"asl\", width: 2, height: 2,\n\
+             legend: {{ '.': (name: \"open\", cost: 1) }}, rows: [\"..\", \"..\"],\n\
+             sides: [(name: \"A\", control: Human), (name: \"B\", control: Ai)],\n\
+             figures: [{figures}])"
+        )
+    };
+    let horse = |id: &str| {
+        format!("(id: \"{id}\", template: \"smc_horse\", side: \"A\", at: (0, 0), facing: \"E\"),")
+    };
+    let leader = "(id: \"l\", template: \"leader\", side: \"A\", at: (0, 0), facing: \"E\"),";
+    let src = level(&format!("{}{}{leader}", horse("h1"), horse("h2")));
+    let loaded = load_level_str(&src, "t", None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(loaded.figures.len(), 3);
+    let two = level(&format!("{leader}{}", leader.replace("\"l\"", "\"m\"")));
+    let e = only_error(load_level_str(&two, "t", None));
+    assert!(e.to_string().contains("D10a"), "{e}");
+}

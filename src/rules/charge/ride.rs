@@ -157,9 +157,9 @@ pub fn lance_breaks(critical: bool, armour: u8, d100: u32) -> bool {
 }
 
 /// Reach of a figure in a charge (C5) in cells, and its length rank for who strikes first:
-/// lance and pike 1" (rank 3), pole arm, flail — and a charger's spear — 1/2" (rank 2, also
-/// the very tall), anything else at closest passage (rank 1). Both 1" and 1/2" strike with one
-/// cell between (the combat tables' reading).
+/// lance and pike 1" (rank 3, one 1" cell between), pole arm, flail — and a charger's spear —
+/// 1/2" (rank 2, also the very tall), anything else at closest passage (rank 1). A 1/2" reach
+/// does not span an empty cell: ranks 2 and 1 strike in contact (D11).
 pub fn reach_of(fight: &Fight, t: &Tables, i: usize, charging: bool) -> (i32, u8) {
     let f = &fight.fighters[i];
     let kind = f.melee_weapon(t).map(|w| w.kind);
@@ -170,7 +170,7 @@ pub fn reach_of(fight: &Fight, t: &Tables, i: usize, charging: bool) -> (i32, u8
         _ if f.profile.tall => 2,
         _ => 1,
     };
-    (if rank >= 2 { 2 } else { 1 }, rank)
+    (if rank >= 3 { 2 } else { 1 }, rank)
 }
 
 /// The figures as the charge walker sees them: one per fighter, in the fight's order; a
@@ -470,6 +470,7 @@ fn advance<D: Dice>(
         }
         Step::Contact { fig } => {
             contact(fight, t, l, fig, r, out);
+            bystander_counterblow(fight, t, l, fig, st, r, out);
         }
         Step::Turn { line } => {
             let hand = |h: crate::rules::movement::Hand| match h {
@@ -581,6 +582,61 @@ fn contact<D: Dice>(
     r.event(out, text);
 }
 
+/// C6: "All figures contacted during a charge (even if not designated as targets) are bashed
+/// by the mount and may deliver a counterblow as the mount passes, provided they remain on
+/// their feet." A contacted figure that is no target of this charge (a target answers in the
+/// exchange, C5), still standing (it kept its feet or is only staggered), armed, and facing
+/// the horse (D12: counter-blows only through frontal sides) strikes one counterblow at the
+/// rider, K4 sending it to the horse or the rider.
+fn bystander_counterblow<D: Dice>(
+    fight: &mut Fight,
+    t: &Tables,
+    l: &Live,
+    fig: usize,
+    st: &mut State,
+    r: &mut Roller<D>,
+    out: &mut Vec<Event>,
+) {
+    let c = l.ride.rider;
+    let f = &fight.fighters[fig];
+    let able = !l.ride.targets.contains(&fig)
+        && !st.struck.contains(&(fig, c))
+        && f.is_up()
+        && f.state.posture == Posture::Standing
+        && f.melee_weapon(t).is_some()
+        && fight.fighters[c].is_up()
+        && fight.can_strike(fig, c, f.reach(t));
+    if !able {
+        return;
+    }
+    st.struck.push((fig, c));
+    let d = k4_target(fight, fig, c, "the counterblow", r, out);
+    let troop = st.troops.get(fig).copied().unwrap_or(TroopType::Foot);
+    let k2 = melee_modifier(troop, fight.fighters[fig].mounted(), false);
+    if k2 != 0 {
+        r.event(
+            out,
+            format!("K2: {} {k2:+}% (mounted infantry).", fight.fighters[fig].id),
+        );
+    }
+    fight.fighters[fig].profile.hit += k2;
+    attack::strike(
+        fight,
+        t,
+        fig,
+        d,
+        Strike {
+            counter: true,
+            ..Strike::plain(Blow::Weapon)
+        },
+        "a counterblow (C6)",
+        &mut st.facts,
+        r,
+        out,
+    );
+    fight.fighters[fig].profile.hit -= k2;
+}
+
 /// C4: a horse stumbles on 1–30 and goes down, throwing its rider.
 fn stumble<D: Dice>(fight: &mut Fight, h: usize, r: &mut Roller<D>, out: &mut Vec<Event>) {
     if !fight.fighters[h].is_up() {
@@ -688,9 +744,14 @@ fn duels<D: Dice>(
                             st.struck.push((a, v));
                         }
                         // K2: in a mutual charge both are charging (seed 004: "Charging
-                        // shock cavalry count a +1 to their melee die rolls").
-                        blow(fight, t, c, tg, true, st, r, out);
-                        blow(fight, t, tg, c, mutual, st, r, out);
+                        // shock cavalry count a +1 to their melee die rolls"). C2: "the
+                        // attacks are simultaneous", so each blow is struck as its rider sat
+                        // before either landed: a horse the first blow kills still carried
+                        // its rider into the second.
+                        let (c_up, t_up) =
+                            (fight.fighters[c].mounted(), fight.fighters[tg].mounted());
+                        blow(fight, t, c, tg, true, c_up, st, r, out);
+                        blow(fight, t, tg, c, mutual, t_up, st, r, out);
                         vec![]
                     }
                     Some(true) => vec![(c, tg), (tg, c)],
@@ -710,7 +771,8 @@ fn duels<D: Dice>(
                 continue;
             }
             st.struck.push((a, v));
-            blow(fight, t, a, v, a == c || mutual, st, r, out);
+            let mounted = fight.fighters[a].mounted();
+            blow(fight, t, a, v, a == c || mutual, mounted, st, r, out);
         }
         // Grapples at the closest passage (C5).
         if !mutual
@@ -743,6 +805,19 @@ pub fn charge_blow_odds(
     guard: &Guard,
 ) -> attack::Odds {
     let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
+    blow_odds(fight, t, a, d, k2, guard)
+}
+
+/// [`charge_blow_odds`] with the K2 modifier `k2` already chosen (in a simultaneous exchange,
+/// for the striker as it sat before the other blow landed: C2).
+fn blow_odds(
+    fight: &mut Fight,
+    t: &Tables,
+    a: usize,
+    d: usize,
+    k2: i32,
+    guard: &Guard,
+) -> attack::Odds {
     fight.fighters[a].profile.hit += k2;
     let mut o = breakdown(
         fight,
@@ -761,13 +836,14 @@ pub fn charge_blow_odds(
 }
 
 /// One blow of the charge, on the horse or the rider of a mounted victim (K4), with the K2
-/// modifiers and the lance check (C3).
+/// modifiers (for a striker that counts as `mounted`) and the lance check (C3).
 fn blow<D: Dice>(
     fight: &mut Fight,
     t: &Tables,
     a: usize,
     v: usize,
     charging: bool,
+    mounted: bool,
     st: &mut State,
     r: &mut Roller<D>,
     out: &mut Vec<Event>,
@@ -781,7 +857,7 @@ fn blow<D: Dice>(
         out,
     );
     let troop = st.troops.get(a).copied().unwrap_or(TroopType::Foot);
-    let k2 = melee_modifier(troop, fight.fighters[a].mounted(), charging);
+    let k2 = melee_modifier(troop, mounted, charging);
     if k2 != 0 {
         r.event(
             out,
@@ -801,7 +877,7 @@ fn blow<D: Dice>(
         .melee_weapon(t)
         .is_some_and(|w| w.kind == WeaponKind::Lance);
     let g = st.facts.guards[d];
-    let o = charge_blow_odds(fight, t, a, d, troop, charging, &g);
+    let o = blow_odds(fight, t, a, d, k2, &g);
     fight.fighters[a].profile.hit += k2;
     let start = out.len();
     let hit = attack::strike(

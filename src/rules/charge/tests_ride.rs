@@ -239,10 +239,36 @@ fn c5_a_figure_over_10_ft_tall_reaches_as_a_pole_arm() {
     let i = ix(&f, "foot");
     // A footman's sword strikes at closest passage (rank 1, one cell).
     assert_eq!(super::ride::reach_of(&f, tables(), i, false), (1, 1));
-    // Over 10 ft tall: as a pole arm, 1/2" (rank 2, a cell between), before any sword.
+    // Over 10 ft tall: as a pole arm, 1/2" (rank 2: in contact, D11), before any sword.
     f.fighters[i].profile.tall = true;
-    assert_eq!(super::ride::reach_of(&f, tables(), i, false), (2, 2));
+    assert_eq!(super::ride::reach_of(&f, tables(), i, false), (1, 2));
     // A lance still outreaches him (rank 3).
     let k = ix(&f, "k");
     assert_eq!(super::ride::reach_of(&f, tables(), k, true).1, 3);
+}
+
+/// Seed 003 (C6): "All figures contacted during a charge (even if not designated as targets)
+/// are bashed by the mount and may deliver a counterblow as the mount passes, provided they
+/// remain on their feet." A footman beside the line, no target, keeps his feet (every die
+/// misses here) and strikes back as the horse passes.
+#[test]
+fn c6_a_contacted_bystander_on_its_feet_strikes_back() {
+    let mut f = field(&[
+        ("t", "footman", Cell::new(12, 5)),
+        ("b", "footman", Cell::new(6, 6)),
+    ]);
+    let (log, _) = ride(&mut f, &["t"], &[], vec![]);
+    let bash = log.find("bashes b as it passes (C6)").expect(&log);
+    let counter = log.find("b counter-strikes at k").expect(&log);
+    assert!(bash < counter, "{log}");
+    // Facing away from the horse, he cannot (D12: counter-blows only through frontal sides).
+    let mut g = field(&[
+        ("t", "footman", Cell::new(12, 5)),
+        ("b", "footman", Cell::new(6, 6)),
+    ]);
+    let b = ix(&g, "b");
+    g.fighters[b].facing = EAST;
+    let (log, _) = ride(&mut g, &["t"], &[], vec![]);
+    assert!(log.contains("bashes b as it passes (C6)"), "{log}");
+    assert!(!log.contains("b counter-strikes"), "{log}");
 }

@@ -261,15 +261,15 @@ impl Fighter {
         self.in_hand(t).filter(|w| !w.is_missile())
     }
 
-    /// Its reach in cells (D11): the weapon's, and at least a pole arm's for the very tall.
+    /// Its reach in cells (D11): the weapon's, and at least a pole arm's for the very tall (C5:
+    /// a pole arm's 1/2" is contact on the 1" grid).
     pub fn reach(&self, t: &Tables) -> i32 {
         self.reach_with(self.melee_weapon(t))
     }
 
     /// [`Fighter::reach`] with its melee weapon already looked up.
     pub fn reach_with(&self, melee_weapon: Option<&WeaponStats>) -> i32 {
-        let w = melee_weapon.map_or(1, |w| w.reach());
-        if self.profile.tall { w.max(2) } else { w }
+        melee_weapon.map_or(1, |w| w.reach())
     }
 
     /// A shield it can use now.

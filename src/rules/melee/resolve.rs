@@ -299,7 +299,9 @@ pub fn resolve<D: Dice>(
         }
     }
     // Joining a melee (D8): later joiners are the TMM's attackers; a figure already in melee
-    // that is joined counts as standing its ground.
+    // that is joined counts as standing its ground ("treat the meleeing figure as having
+    // already played a STAND GROUND card as his TAC card"), whatever TAC card it played
+    // earlier — unless it plays a TAC card of its own this round.
     if !tac_phase {
         for i in 0..n {
             if plays[i].as_ref().and_then(|c| c.tac).is_none() || contact_at_start[i] {
@@ -314,7 +316,7 @@ pub fn resolve<D: Dice>(
             }
             fight.fighters[i].state.joined = fight.round;
             for j in now {
-                if fight.fighters[j].state.tac.is_none() {
+                if plays[j].as_ref().and_then(|c| c.tac).is_none() {
                     fight.fighters[j].state.tac = Some(TacCard::StandGround);
                 }
             }

@@ -235,11 +235,13 @@ pub struct WeaponStats {
 }
 
 impl WeaponStats {
-    /// Reach in cells (D11): 1 = contact; pole arms, flails, pikes and lances strike at 2 (one
-    /// cell between). *Our reading:* a 1/2" reach rounds up to one cell, as 1" does.
+    /// Reach in cells (D11: "pole arms and flails reach 1/2", pike and lance 1""): 1 =
+    /// contact; pikes and lances strike at 2 (one 1" cell between). A 1/2" reach does not span
+    /// an empty 1" cell, so pole arms and flails strike in contact, as other weapons do (they
+    /// still outrank them in a charge's order of blows, C5).
     pub fn reach(&self) -> i32 {
         match self.kind {
-            WeaponKind::PoleArm | WeaponKind::Flail | WeaponKind::Pike | WeaponKind::Lance => 2,
+            WeaponKind::Pike | WeaponKind::Lance => 2,
             _ => 1,
         }
     }
@@ -457,6 +459,9 @@ pub struct Profile {
     pub tall: bool,
     /// Hooves.
     pub hooves: Hooves,
+    /// Comes to the fight with its shield slung: DRAW WEAPON readies it (§6, four blows with
+    /// the weapon drawn).
+    pub shield_slung: bool,
 }
 
 impl Default for Profile {
@@ -480,6 +485,7 @@ impl Default for Profile {
             spells: Vec::new(),
             tall: false,
             hooves: Hooves::None,
+            shield_slung: false,
         }
     }
 }

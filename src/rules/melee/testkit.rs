@@ -74,7 +74,10 @@ pub fn figures(
         move_basis: per(tpl.rate),
         conditions: tpl.conditions.clone(),
         troop: tpl.troop,
-        state: CombatState::default(),
+        state: CombatState {
+            shield_down: t.fighter(key).shield_slung,
+            ..CombatState::default()
+        },
     }];
     if tpl.horse_class.is_some() {
         v[0].shape = StandShape::Long;

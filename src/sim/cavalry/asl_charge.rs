@@ -192,10 +192,22 @@ pub(super) fn charge_move(
     Some(Ok(()))
 }
 
-fn fp_of(world: &World, e: Entity) -> i32 {
-    world
-        .get::<TemplateKey>(e)
-        .map_or(0, |k| tables().firepower(&k.0))
+/// A unit's firepower: its template's, in proportion to the half-squads left of it (a squad
+/// of the template's two half-squads reduced or Deployed to one fires as a half-squad: the
+/// 2-3-7 of 13.6's example Charges with 2 FP, six at triple point blank).
+pub(crate) fn fp_of(world: &World, e: Entity) -> i32 {
+    let Some(key) = world.get::<TemplateKey>(e) else {
+        return 0;
+    };
+    let fp = tables().firepower(&key.0);
+    let whole = world
+        .resource::<Rules>()
+        .0
+        .templates
+        .get(&key.0)
+        .map_or(1, |t| i32::from(t.body.max(1)));
+    let left = world.get::<Body>(e).map_or(whole, |b| i32::from(b.left));
+    fp * left.min(whole) / whole
 }
 
 fn broken(world: &World, e: Entity) -> bool {
@@ -396,7 +408,62 @@ pub(crate) fn apply_to_horses(
         world.entity_mut(m).despawn();
     } else {
         out.push(Event::say(format!("{hid} loses a horse.")));
+        over_capacity(world, rider, m, out);
     }
+}
+
+/// Seed 001, 13.511 with A5: "If a squad Horse-counter is Reduced … if the squad Riding that
+/// Horse counter is unaffected by that attack, it immediately Deploys in order to have one of
+/// its HS (randomly determined) Bail Out." A horse counter that lost a horse carries no more
+/// than its capacity (A5): a whole squad on what is now a half-squad horse counter Deploys,
+/// one half-squad riding on and the other bailing out on foot in the same hex (its id the
+/// squad's with `.hs`); a squad the same attack already reduced is a half-squad and rides on;
+/// any other rider the horses can no longer carry bails out, leaving the horses riderless.
+fn over_capacity(world: &mut World, rider: Entity, m: Entity, out: &mut Vec<Event>) {
+    if world.get_entity(rider).is_err()
+        || world.get::<RidingOn>(rider).map(|r| r.0) != Some(m)
+        || world.get_entity(m).is_err()
+    {
+        return;
+    }
+    let horses = world.get::<Body>(m).map_or(0, |b| b.left.min(3) as u8);
+    let size = size_of(world, rider);
+    if capacity(horses, &[size]).is_ok() {
+        return;
+    }
+    let id = id_of(world, rider);
+    let body = world.get::<Body>(rider).copied();
+    if size == UnitSize::Mmc(2) && capacity(horses, &[UnitSize::Mmc(1)]).is_ok() {
+        let whole = body.is_some_and(|b| b.left >= 2);
+        if let Some(mut b) = world.get_mut::<Body>(rider) {
+            b.max = 1;
+            b.left = b.left.min(1);
+        }
+        if !whole {
+            out.push(Event::say(format!(
+                "{id}, already reduced to a half-squad, fits the half-squad horse counter (A5, 13.511)."
+            )));
+            return;
+        }
+        let hs = format!("{id}.hs");
+        let n = world.entity_mut(rider).clone_and_spawn();
+        world.entity_mut(n).remove::<RidingOn>();
+        world.entity_mut(n).insert(FigureId(hs.clone()));
+        if let Some(mut b) = world.get_mut::<Body>(n) {
+            *b = Body { max: 1, left: 1 };
+        }
+        out.push(Event::say(format!(
+            "The reduced horses carry only a half-squad (A5): {id} Deploys into two half-squads, \
+             and {hs} bails out on foot (13.511)."
+        )));
+    } else {
+        world.entity_mut(rider).remove::<RidingOn>();
+        world.entity_mut(m).remove::<CarriedBy>();
+        out.push(Event::say(format!(
+            "The reduced horses can no longer carry {id} (A5): it bails out (13.511)."
+        )));
+    }
+    sync_occupancy(world);
 }
 
 /// A17: the units gallop at once, and the wave's Charge is declared.
@@ -436,10 +503,11 @@ pub(super) fn wave(
         let h = horse
             .and_then(|h| world.get::<AslHorse>(h).copied())
             .unwrap_or_default();
-        // Our reading: within 16 MF is within 16 hexes of open ground.
-        let near_seen = enemies
-            .iter()
-            .any(|&c| grid.distance(at, c) <= 16 && sight(&board, at, c).is_ok());
+        // A17: "within 16 MF": the enemy's hex can be entered for 16 MF at the cavalry's
+        // terrain costs.
+        let near_seen = enemies.iter().any(|&c| {
+            cavalry_mf_to(&board, at, c, WAVE_MF).is_some() && sight(&board, at, c).is_ok()
+        });
         facts.push(WaveUnit {
             hex: at,
             size: size_of(world, e),
@@ -479,3 +547,7 @@ pub(super) fn wave(
     );
     asl_declare(world, charger, &[target.to_string()])
 }
+
+#[cfg(test)]
+#[path = "asl_charge_tests.rs"]
+mod tests;

@@ -123,9 +123,13 @@ fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
     let t = tables();
     let plan = rf::check_shot(&fight, t, i, j, &facts).map_err(Refusal)?;
     let shooter = entity_of(&entities, plan.shooter);
-    let reload = fight.fighters[plan.shooter]
-        .in_hand(t)
-        .is_some_and(|w| w.reload);
+    // D4 (seed 003: "If crossbows are used, no movement is possible while reloading"): a
+    // weapon that needs reloading after each shot. ASL's rifles and pistols fire on the house
+    // fire table and are no crossbows: a unit that fired moves as D4 lets any shooter.
+    let reload = facts.asl_fp.is_none()
+        && fight.fighters[plan.shooter]
+            .in_hand(t)
+            .is_some_and(|w| w.reload);
     let phase = *world.resource::<State<Phase>>().get();
     if facts.asl_fp.is_some() {
         fire_asl(world, &fight, &entities, &plan, &facts, phase);

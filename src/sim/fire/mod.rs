@@ -114,11 +114,7 @@ pub(crate) fn facts_of(
     ShooterFacts {
         troop: world.get::<Troop>(e).map_or(TroopType::Foot, |t| t.0),
         shots_left: per_half.saturating_sub(used),
-        asl_fp: asl.then(|| {
-            world
-                .get::<TemplateKey>(e)
-                .map_or(0, |k| crate::rules::cavalry::tables().firepower(&k.0))
-        }),
+        asl_fp: asl.then(|| crate::sim::cavalry::asl_charge::fp_of(world, e)),
         charged: cav.is_some_and(|c| c.charged),
         broken: cav.is_some_and(|c| c.broken),
         cx: mount
@@ -380,9 +376,12 @@ pub fn after_fire(world: &mut World) {
             .get::<FigureId>(e)
             .map(|f| f.0.clone())
             .unwrap_or_default();
+        let weapon = world
+            .get::<Weapon>(e)
+            .map_or_else(|| "weapon".to_string(), |w| w.0.clone());
         log_now(
             world,
-            format!("{id} reloads its crossbow: no movement this half-move (D4)."),
+            format!("{id} reloads its {weapon}: no movement this half-move (D4)."),
         );
     }
     book.acted.clear();

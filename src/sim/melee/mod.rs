@@ -175,9 +175,11 @@ pub fn attach_profiles(world: &mut World, level: &Level) {
             _ => t.fighter(&f.template_key),
         };
         if let Some(e) = super::world::find_figure(world, &f.id) {
-            world
-                .entity_mut(e)
-                .insert((Combatant(profile), CombatStatus::default()));
+            let status = CombatStatus(crate::rules::melee::fight::CombatState {
+                shield_down: profile.shield_slung,
+                ..Default::default()
+            });
+            world.entity_mut(e).insert((Combatant(profile), status));
         }
         if let Some(m) = &f.template.mount
             && let Some(e) = super::world::find_figure(world, &format!("{}.mount", f.id))

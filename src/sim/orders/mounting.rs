@@ -1,6 +1,7 @@
 //! Getting on and off horses in every ruleset: D15, R2 and the ASL interplay (A4).
 
 use super::*;
+use crate::rules::ruleset::{MountRule, Ruleset};
 
 pub(super) fn mount(
     world: &mut World,
@@ -35,7 +36,10 @@ pub(super) fn mount(
         return refuse(if needed == 0 {
             format!("A4: the horse must be in the same hex to be mounted ({hat} vs {at})")
         } else {
-            format!("D15: the steed at {hat} must be next to the figure at {at}")
+            format!(
+                "{}: the steed at {hat} must be next to the figure at {at}",
+                mount_rule(&rules)
+            )
         });
     }
     let ra = *world.get::<Allowance>(e).expect("allowance");
@@ -56,7 +60,8 @@ pub(super) fn mount(
         let cost = mount_cost_of(world, e, h)?;
         if cost > ra.left {
             return refuse(format!(
-                "D15/R2: mounting costs {cost}; only {} left",
+                "{}: mounting costs {cost}; only {} left",
+                mount_rule(&rules),
                 ra.left
             ));
         }
@@ -66,7 +71,8 @@ pub(super) fn mount(
             rl,
             hl,
             format!(
-                "{id} mounts {horse_id} for {cost} of its move (D15/R2); the mount has {hl} left."
+                "{id} mounts {horse_id} for {cost} of its move ({}); the mount has {hl} left.",
+                mount_rule(&rules)
             ),
         )
     };
@@ -123,6 +129,16 @@ pub(crate) fn check_asl_mount(world: &World, e: Entity, h: Entity) -> Result<(),
     asl::mount_or_dismount(&inf.0, &hm.mf, mount_mf)
         .map(|_| ())
         .map_err(|r| Refusal(r.to_string()))
+}
+
+/// The rule that prices getting on and off a steed in this ruleset: D15 (`destrier`, by
+/// encumbrance), R2 (`realms`, by steed size) or A4 (`asl`).
+fn mount_rule(rules: &Ruleset) -> &'static str {
+    match rules.mounting {
+        MountRule::ByEncumbrance { .. } => "D15",
+        MountRule::BySteedSize { .. } => "R2",
+        MountRule::Asl => "A4",
+    }
 }
 
 /// D15 / R2 price of getting on or off `h` for rider `e`.
@@ -208,14 +224,18 @@ pub(super) fn dismount(
         let share = carry_share(ha.left, ha.basis, ra.basis).min(ra.left);
         if cost > share {
             return refuse(format!(
-                "D15/R2: dismounting costs {cost}; only {share} of its own move is left"
+                "{}: dismounting costs {cost}; only {share} of its own move is left",
+                mount_rule(&rules)
             ));
         }
         let rl = share - cost;
         (
             rl,
             Mp::ZERO,
-            format!("{id} dismounts to {dest} for {cost} (D15/R2); {rl} left on foot."),
+            format!(
+                "{id} dismounts to {dest} for {cost} ({}); {rl} left on foot.",
+                mount_rule(&rules)
+            ),
         )
     };
     let mut a = world.get_mut::<Allowance>(e).expect("allowance");
@@ -231,4 +251,18 @@ pub(super) fn dismount(
     sync_occupancy(world);
     log_in(world, phase, text);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Seed 002 (R2) prices mounting in `realms` ("mount/dismount a medium or large steed 50%
+    /// of species movement"); seed 003 (D15) in `destrier`; A4 in `asl`: each refusal names
+    /// its own ruleset's rule, not "D15" everywhere.
+    #[test]
+    fn r2_d15_a4_mounting_refusals_name_the_rulesets_rule() {
+        for (name, tag) in [("realms", "R2"), ("destrier", "D15"), ("asl", "A4")] {
+            let r = crate::level::builtin_ruleset(name).expect("ruleset");
+            assert_eq!(super::mount_rule(&r), tag, "{name}");
+        }
+    }
 }

@@ -87,11 +87,20 @@ pub(super) fn do_move(
                 Err(why) => return refuse(at(&why)),
             }
         }
-        if pose.cell != setup.pose.cell && board.occupant_at(pose.cell) != 0 {
-            return refuse(format!(
-                "R4/D10a: {} is occupied; a figure may pass through an ally but not stop there",
-                pose.cell
-            ));
+        let held = board.occupant_at(pose.cell);
+        if pose.cell != setup.pose.cell && held != 0 {
+            return refuse(if held == setup.mover.side {
+                format!(
+                    "R4/D10a: {} is occupied; a figure may pass through an ally but not stop there",
+                    pose.cell
+                )
+            } else {
+                format!(
+                    "R4/D10a: {} is held by a hostile figure; a won contest lets a figure pass \
+                     through its controlled space but not stop there",
+                    pose.cell
+                )
+            });
         }
         (pose, spent, chance, trail)
     };

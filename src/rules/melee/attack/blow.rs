@@ -30,6 +30,14 @@ impl RoundFacts {
     }
 }
 
+/// D12/C5: a rider and its mount are one defender for "the defender's reply" to a rear
+/// attack: K4 may send the rear blow to the horse and the reply to the attacker's horse, and
+/// it is still that attack's reply.
+fn same_unit(fight: &Fight, i: usize, j: usize) -> bool {
+    let f = &fight.fighters[i];
+    i == j || f.mount == Some(j) || f.rider == Some(j)
+}
+
 /// Writes what the attacker does ("plays DELIVER BLOW at", "kicks at", …) into `text`.
 pub(super) fn push_verb(text: &mut String, s: &Strike, card: &str) {
     if s.counter {
@@ -80,7 +88,10 @@ pub(crate) fn strike<D: Dice>(
     let g = facts.guards[d];
     let ctx = Context {
         guessed: facts.guessed.contains(&(a, d)),
-        reply_rear: facts.rear.contains(&(d, a)),
+        reply_rear: facts
+            .rear
+            .iter()
+            .any(|&(x, y)| same_unit(fight, x, d) && same_unit(fight, y, a)),
         half_defence: false,
     };
     let o = breakdown(fight, t, a, d, &s, &g, &ctx);

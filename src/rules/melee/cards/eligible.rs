@@ -174,9 +174,11 @@ pub(super) fn common(m: &MeleeCard, me: &Fighter) -> Result<(), Ineligible> {
                 | MeleeCard::DrawWeapon { .. }
         )
     {
+        // Seed 003, MOVE 1": "when a figure needs to perform some unusual activity, such as
+        // … standing up, etc., he uses this card" — whatever put it down.
         return no(
-            "§6 TOSS",
-            "knocked down: it must stand up (MOVE 1\", 1 blow, 1–4 on a d6) before anything else",
+            "§6 MOVE 1\"",
+            "down: it must stand up (MOVE 1\", 1 blow, 1–4 on a d6) before anything else",
         );
     }
     if at_speed(me)
