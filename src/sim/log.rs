@@ -64,6 +64,34 @@ impl LogEntry {
     }
 }
 
+/// A roll to hit as the simulation logs it — the words, the d100 and the happening — for the
+/// tests of what the window makes of one (arrows, misses, sounds, the reveal).
+#[cfg(test)]
+pub(crate) fn roll_to_hit(by: &str, at: &str, chance: i32, roll: u32, shot: bool) -> LogEntry {
+    LogEntry::new(
+        1,
+        if shot {
+            "fire and spells (first)"
+        } else {
+            "melee rounds"
+        },
+        format!("{by} strikes {at}: needs {chance} or less; rolls {roll}."),
+        Some(Roll {
+            die: "d100".into(),
+            value: roll,
+            by: by.into(),
+            chance: Some(chance),
+        }),
+        Happening::RollToHit {
+            by: by.into(),
+            at: at.into(),
+            chance,
+            roll,
+            shot,
+        },
+    )
+}
+
 /// What a log line reports, as data with its dice. The screens that show a melee's cards,
 /// the arrows of the fire phase, the results floating over the map and the sounds match on
 /// these variants; the line's words are how it prints.

@@ -345,21 +345,7 @@ mod tests {
 
     #[test]
     fn a_miss_is_shown_over_the_figure_missed() {
-        let blow = |roll: u32| {
-            LogEntry::new(
-                1,
-                "melee",
-                format!("knight strikes levy: needs 55 or less; rolls {roll}."),
-                None,
-                Happening::RollToHit {
-                    by: "knight".into(),
-                    at: "levy".into(),
-                    chance: 55,
-                    roll,
-                    shot: false,
-                },
-            )
-        };
+        let blow = |roll: u32| crate::sim::log::roll_to_hit("knight", "levy", 55, roll, false);
         assert_eq!(missed_figure(&blow(73)), Some("levy"));
         assert_eq!(missed_figure(&blow(55)), None, "55 or less hits");
         assert_eq!(missed_figure(&blow(12)), None);

@@ -93,27 +93,9 @@ pub fn fly_shots(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::log::Roll;
 
     fn roll_to_hit(by: &str, at: &str, shot: bool) -> LogEntry {
-        LogEntry::new(
-            1,
-            "fire and spells (first)",
-            format!("{by} shoots at {at}: needs 55 or less; rolls 40: a hit."),
-            Some(Roll {
-                die: "d100".into(),
-                value: 40,
-                by: by.into(),
-                chance: Some(55),
-            }),
-            Happening::RollToHit {
-                by: by.into(),
-                at: at.into(),
-                chance: 55,
-                roll: 40,
-                shot,
-            },
-        )
+        crate::sim::log::roll_to_hit(by, at, 55, 40, shot)
     }
 
     #[test]

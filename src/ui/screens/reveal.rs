@@ -391,7 +391,6 @@ mod tests {
     use super::*;
     use crate::rules::melee::FacedPlay;
     use crate::rules::melee::cards::DodgeDir;
-    use crate::sim::log::Roll;
 
     fn line(text: &str, what: Happening) -> LogEntry {
         LogEntry::new(1, "melee rounds", text.into(), None, what)
@@ -421,24 +420,7 @@ mod tests {
     }
 
     fn hit(by: &str, at: &str, roll: u32) -> LogEntry {
-        LogEntry::new(
-            1,
-            "melee rounds",
-            format!("{by} strikes {at} → needs 55 or less; rolls {roll}."),
-            Some(Roll {
-                die: "d100".into(),
-                value: roll,
-                by: by.into(),
-                chance: Some(55),
-            }),
-            Happening::RollToHit {
-                by: by.into(),
-                at: at.into(),
-                chance: 55,
-                roll,
-                shot: false,
-            },
-        )
+        crate::sim::log::roll_to_hit(by, at, 55, roll, false)
     }
 
     #[test]
@@ -479,11 +461,14 @@ mod tests {
         let reveal = reveal_of(&log, 1, &BTreeMap::new()).expect("a reveal");
         assert_eq!(reveal.title, "Card round 2");
         let results = &reveal.fights[0].results;
-        assert!(results[0].contains("[a d100: 12]"), "{results:?}");
-        assert!(
-            results[0].contains("strikes b -> needs"),
-            "arrows spelled out: {}",
-            results[0]
+        assert_eq!(
+            results[0], "a strikes b: needs 55 or less; rolls 12.  [a d100: 12]",
+            "the result with its die"
+        );
+        assert_eq!(
+            printed(&line("a: DELIVER BLOW → b.", Happening::Told)),
+            "a: DELIVER BLOW -> b.",
+            "arrows spelled out"
         );
         assert_eq!(last_round(&log, 4), None, "nothing faced after line 4");
     }
