@@ -7,6 +7,9 @@
 //! answer (`AnswerCharge`). The charges are ridden first thing in the first half-move (D4),
 //! by `rules::charge::ride`, with the game's dice. In `asl` a Charge is declared during the
 //! movement phase instead (A16, `sim::cavalry`).
+//!
+//! Why one long file: declarations, reveal, answers and the ride are one face-down flow over
+//! the [`ChargeBook`]; each step reads what the one before wrote there.
 
 use super::components::*;
 use super::dice::Dice;

@@ -1,4 +1,7 @@
 //! Level checks: map, sides, figures, groups and terrain, each error at its line and column.
+//!
+//! Why one long file: one check a part of the level file, each a short function placing its
+//! errors; a list that grows by one function per new field.
 
 use super::*;
 

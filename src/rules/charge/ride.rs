@@ -6,6 +6,10 @@
 //! comes within its rider's reach of the other; the "pas des armes" is struck; then the
 //! winner of the initiative completes its move, then the loser. Then the winner's other
 //! charges, then the loser's, each alone.
+//!
+//! Why one long file: the exchange of a mutual charge, the order of the charges and each blow
+//! work on the same fight mid-ride (positions, gaits, broken lances, who is still mounted), so
+//! they are kept beside the one set of helpers that reads and writes it.
 
 use super::{EndReason, Event as Step};
 use super::{Fig, Line, Turn, Walker};

@@ -8,6 +8,9 @@
 //! veer, H4); on hexes 60° to either hand (a veer, H7) — and must then run at least 2"
 //! straight on that line before it strikes the next target ([`RUN_BEFORE`]). Each new diagonal
 //! or hex veer counts against the gallop's two veers (H4).
+//!
+//! Why one long file: the planner tries lines by running the walker itself, so both share the
+//! leg state (heading, straight run, veers left) that C5 and C6 are about.
 
 use super::{BASH_SLOW, Fig, Line, RUN_AFTER, RUN_BEFORE, Side, side_of, sight, spacing_ok};
 use crate::rules::board::Board;

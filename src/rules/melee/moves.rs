@@ -1,6 +1,9 @@
 //! Movement in a melee: the TAC cards' moves (RETREAT and RUN AWAY priorities, CLOSE, FLECHE,
 //! CHARGE lines, KEEP DISTANCE), MOVE 1" (no disengaging), DODGE room, and horse MOVE and
 //! WHEEL (C8). One cell is one inch; fractions of an inch round down to whole cells.
+//!
+//! Why one long file: every card that moves a figure in a melee steps through the same
+//! one-cell-an-inch helpers (room, contact, no disengaging), kept here once.
 
 use super::cards::{
     DodgeDir, HorseCard, Ineligible, MeleeCard, MoveStep, Situation, TacCard, at_speed, speed_of,

@@ -3,6 +3,10 @@
 //! movement, then the defender's (KEEP DISTANCE reacting); MOVE cards; the TMM's body bashes
 //! (TOSS); blows, GREAT BLOWS ordered as §6 says; dodges and their counter-blows; grapples;
 //! end-of-round bookkeeping (stuns wear off, openings expire).
+//!
+//! Why one long file: the steps above run in the seed's order over one round's shared state
+//! (the plays, the guards, the round's facts); cutting `resolve` into one function a step with
+//! that state as a struct is the remaining part of issue 29's first item.
 
 use super::attack::{self, Blow, Guard, RoundFacts, Strike};
 use super::cards::{

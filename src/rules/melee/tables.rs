@@ -4,6 +4,9 @@
 //! which we do not have, so Warhorse defines its own tables in data (brief §6) and documents
 //! every number in `docs/rules.md`. The percentages the seed does give are constants below,
 //! each with the tag of the rule it comes from, so a test can check every one.
+//!
+//! Why one long file: it is data — every house table row and every percentage the seed gives,
+//! each with its tag — and reads best as one list.
 
 use crate::rules::gait::Gait;
 use crate::rules::ruleset::Encumbrance;

@@ -2,6 +2,10 @@
 //!
 //! The reachable-area search, the order validator and the brute-force test oracle all call
 //! [`Mover::try_step`], so a path the search reports is exactly a path the validator accepts.
+//!
+//! Why one long file: the step rules of all three rulesets (squares and hexes, horses and foot,
+//! ASL's movement factors) are checks on one [`Mover`], and each reads the same pose and
+//! allowance; the search, the validator and the oracle must see them as one function.
 
 use super::board::Board;
 use super::chance::{Gamble, RollFacts, bash_chance};
