@@ -2,11 +2,11 @@
 //! (A11, A12, A14) and bailing out (A13), the Cavalry Wave (A17), horse capacity and splitting
 //! on mounting (A5), and led, captured horses in every ruleset (A18).
 
-use super::charge::log_events;
 use super::components::*;
 use super::dice::Dice;
 use super::motion::setup_move;
 use super::orders::{Order, Refusal, apply_order};
+use super::phase::log_events;
 use super::phase::{Phase, TurnState, log_now};
 use super::world::{Map, Rules, find_figure, sync_occupancy};
 use crate::level::Level;

@@ -13,9 +13,8 @@
 
 use super::components::*;
 use super::dice::Dice;
-
 use super::orders::{Order, Refusal};
-use super::phase::{Phase, TurnState, log_in};
+use super::phase::{Phase, TurnState, log_events, log_in};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
 use crate::rules::charge::ride::{
@@ -23,7 +22,6 @@ use crate::rules::charge::ride::{
 };
 use crate::rules::charge::{Charger, Fig, charge_gait, plan_charge, sight, target_list};
 use crate::rules::gait::Gait;
-
 use crate::rules::melee::fight::Fight;
 use crate::rules::melee::tables::tables;
 use crate::rules::movement::{Mover, MoverSpec, Pose};
@@ -83,8 +81,6 @@ pub fn waiting(world: &World) -> bool {
         .is_some_and(|p| *p.get() == Phase::ChargeDeclaration);
     in_phase && !awaiting_ids(world).is_empty()
 }
-
-pub(crate) use super::phase::log_events;
 
 /// The charge rules' view of the board: every figure (one per fighter, as in the fight).
 fn charge_view(world: &mut World) -> (Arc<Fight>, Arc<[Entity]>, Vec<Fig>) {

@@ -4,10 +4,10 @@
 use super::*;
 use crate::rules::asl_cavalry::{FireResult, HorseResult};
 use crate::rules::melee::{Event, Roller};
-use crate::sim::charge::log_events;
 use crate::sim::dice::Dice;
 use crate::sim::melee::write_back;
 use crate::sim::orders::Order;
+use crate::sim::phase::log_events;
 
 fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))

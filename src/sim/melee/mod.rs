@@ -7,7 +7,7 @@ use super::components::*;
 use super::dice::Dice;
 use super::log::Happening;
 use super::orders::{Order, Refusal};
-use super::phase::{Phase, TurnState, log_what};
+use super::phase::{Phase, TurnState, log_events, log_what};
 use super::world::sync_occupancy;
 use crate::level::Level;
 use crate::rules::gait::Gait;

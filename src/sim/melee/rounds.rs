@@ -3,8 +3,6 @@
 
 use super::*;
 
-pub(super) use crate::sim::phase::log_events;
-
 pub(super) fn say(world: &mut World, phase: Phase, text: String) {
     log_events(world, phase, vec![Event::say(text)]);
 }
