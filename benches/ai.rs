@@ -25,7 +25,7 @@ use std::time::Duration;
 use warhorse::ai::{AiLevel, bout, next_order, play_side_turn, set_level};
 use warhorse::level::{Level, default_level, load_level_str};
 use warhorse::sim::Game;
-use warhorse::sim::orders::{Order, Refusal};
+use warhorse::sim::order::{Order, Refusal};
 use warhorse::sim::phase::{Phase, TurnState};
 use warhorse::sim::record::Record;
 

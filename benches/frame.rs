@@ -88,7 +88,7 @@ fn bench_app() -> App {
     let mut game = Game::new(&level, 7);
     // The archers' fire phase (D3) comes first; the cases are about moving, in the half-move.
     while !game.phase().is_half_move() {
-        game.order(&warhorse::sim::orders::Order::EndSide)
+        game.order(&warhorse::sim::order::Order::EndSide)
             .unwrap_or_else(|r| panic!("ends a fire sub-step: {r}"));
     }
     let mut app = headless_app(game, level);

@@ -30,7 +30,7 @@ use warhorse::rules::movement::{Mover, MoverSpec, Pose};
 use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::{ReachScratch, reachable_with};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 use warhorse::sim::record::Record;
 

@@ -26,8 +26,7 @@ fn main() {
         let Some(s) = warhorse::ai::side_to_act(&mut g) else {
             break;
         };
-        let o =
-            warhorse::ai::next_order(&mut g, s).unwrap_or(warhorse::sim::orders::Order::EndSide);
+        let o = warhorse::ai::next_order(&mut g, s).unwrap_or(warhorse::sim::order::Order::EndSide);
         let _ = g.order(&o);
     }
     for l in g.snapshot().log {

@@ -1,7 +1,7 @@
 //! A short fingerprint of the orders a side-turn gave, shared by the AI benches: a change meant
 //! only to be faster must leave it as it was.
 
-use warhorse::sim::orders::{Order, Refusal};
+use warhorse::sim::order::{Order, Refusal};
 
 /// How many of `played` were refused, and the FNV-1a hash of every order's debug text.
 pub fn orders_digest(played: &[(Order, Result<(), Refusal>)]) -> (usize, u64) {

@@ -13,7 +13,7 @@ use crate::level::Level;
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::view::View;
 use serde::Serialize;

@@ -14,7 +14,7 @@ use super::plan::{self, gait_change, mount_of, wanted_gait};
 use crate::rules::actions::Conduct;
 use crate::rules::grid::Cell;
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::View;
 use bevy::prelude::*;

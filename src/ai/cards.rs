@@ -19,7 +19,7 @@ use crate::rules::melee::flow;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::sim::Game;
 use crate::sim::melee::{MeleeState, Stage};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::FigView;
 use bevy::prelude::*;

@@ -17,7 +17,7 @@ use crate::rules::melee::cards::{MeleeCard, TacCard};
 use crate::sim::Game;
 use crate::sim::action_roll::ActionRolls;
 use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::View;
 use bevy::prelude::*;

@@ -7,7 +7,7 @@ use crate::rules::fire::SubStep;
 use crate::rules::melee::tables::{SpellTarget, tables};
 use crate::sim::components::{Combatant, FigureId, SideId};
 use crate::sim::fire::{cast_odds, current_step, nearest_target, shooters_with_shots};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use bevy::prelude::*;
 
 /// True when a fire phase waits for `side`'s sub-step.

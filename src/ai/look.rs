@@ -20,7 +20,7 @@ use crate::rules::grid::Cell;
 use crate::rules::mp::Mp;
 use crate::rules::reach::reachable;
 use crate::sim::motion::setup_move;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::view::{FigView, View};
 use crate::sim::world::Map;
 use bevy::prelude::*;

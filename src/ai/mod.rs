@@ -40,7 +40,7 @@ pub use brain::{level_of, set_level};
 use crate::rules::actions as table;
 use crate::sim::Game;
 use crate::sim::action_roll as roll;
-use crate::sim::orders::{Order, Refusal};
+use crate::sim::order::{Order, Refusal};
 use serde::Serialize;
 
 /// The AI's strengths are the ones the seating layer names ([`crate::sim::seat::Strength`]):

@@ -15,7 +15,7 @@ use crate::rules::reach::{Reach, ReachEnd, reachable};
 use crate::rules::ruleset::{Activity, MoveStyle, RatePer};
 use crate::sim::components::*;
 use crate::sim::motion::{MoveSetup, setup_move};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::Phase;
 use crate::sim::view::{FigView, View};
 use crate::sim::world::{Map, Rules};

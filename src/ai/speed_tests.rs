@@ -11,7 +11,7 @@ use crate::sim::Game;
 use crate::sim::components::{CarriedBy, FigureId};
 use crate::sim::melee::{kept_fight, read_fight};
 use crate::sim::motion::{KeptFacts, setup_move};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::view::{View, ViewCache, with_view};
 use crate::sim::world::find_figure;

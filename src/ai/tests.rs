@@ -9,7 +9,7 @@ use crate::sim::Game;
 use crate::sim::action_roll::risk_terms;
 use crate::sim::action_roll::{ActionRolls, RollEntry};
 use crate::sim::components::{Body, FigureId};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::view::View;
 use bevy::prelude::*;
 

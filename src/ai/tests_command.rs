@@ -9,7 +9,7 @@ use crate::level::Level;
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 
 /// A 21 × 11 open `destrier` field with Red's knight `k` (a hero) and footman `f` in one unit,
 /// Red's footman `u` alone in another, Blue's footman `e` far to the east, and `victory`.

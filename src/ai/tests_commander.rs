@@ -11,7 +11,7 @@ use crate::rules::melee::tables::tables;
 use crate::sim::Game;
 use crate::sim::action_roll::ActionRolls;
 use crate::sim::components::{RidingOn, Weapon};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::world::find_figure;
 use std::path::Path;

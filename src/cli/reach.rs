@@ -6,7 +6,7 @@ use crate::rules::reach::reachable;
 use crate::sim::Game;
 use crate::sim::components::{Allowance, GaitState, RidingOn};
 use crate::sim::motion::setup_move;
-use crate::sim::orders::steps_text;
+use crate::sim::order::steps_text;
 use crate::sim::world::{Map, Rules, find_figure};
 use serde::Serialize;
 use std::io::Write;

@@ -4,7 +4,7 @@
 use crate::level::input::{MAX_ORDERS_FILE_BYTES, read_text};
 use crate::level::load::parse_ron_text;
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::snapshot::Snapshot;
 use crate::sim::victory::Report;
 use serde::Serialize;

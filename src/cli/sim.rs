@@ -8,7 +8,7 @@
 use crate::ai::AiLevel;
 use crate::ai::bout::{BoutResult, RollTally, Timing, play_game};
 use crate::sim::log::LogEntry;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;

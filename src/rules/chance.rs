@@ -2,12 +2,11 @@
 //! hostile figure's controlled cell (R4). What is rolled, the exact chance of getting through,
 //! what a failure costs and where it leaves the figure.
 //!
-//! The step rules ([`super::movement::Mover`]) say *that* a step is a chance step and what it
+//! The step rules (`movement::Mover`) say *that* a step is a chance step and what it
 //! costs on success; this module says what the die must show. The Move order rolls it
 //! (`sim::orders::moving`), the reachable-area search reports it (`super::reach`).
 
 use super::grid::Cell;
-use super::movement::Pose;
 use super::mp::Mp;
 use serde::Serialize;
 use std::fmt;
@@ -109,18 +108,6 @@ impl Gamble {
                 _ => false,
             },
         }
-    }
-}
-
-/// Where a failed roll leaves a figure that was at `pose`: in the same cell and facing,
-/// stopped for the rest of the half-move (D17: "may continue moving only if the obstacle's
-/// bash fails"; R4: the loser stops before the cell).
-pub fn failed(pose: &Pose) -> Pose {
-    Pose {
-        diag: None,
-        stopped: true,
-        settled: true,
-        ..*pose
     }
 }
 

@@ -936,10 +936,7 @@ fn d8_a_joined_figure_counts_stand_ground_whatever_it_played_before() {
     );
     assert!(h.in_contact(a, c));
     assert_eq!(h.fighters[a].state.tac, Some(TacCard::StandGround));
-    assert_eq!(
-        crate::rules::melee::attack::tac_of(&h, a),
-        Some(TacCard::StandGround)
-    );
+    assert_eq!(h.tac_of(a), Some(TacCard::StandGround));
 }
 
 /// Seed 003 has rules only some figures can play: "Any figure more than 10' tall is assumed

@@ -14,55 +14,16 @@
 use super::dice::Dice;
 use super::groups::Groups;
 use super::log::{GameLog, LogEntry, Roll};
-use super::orders::Refusal;
+use super::order::Refusal;
 use super::phase::{Phase, TurnState, log_line};
 use super::view::{FigView, View};
-use crate::rules::actions::{self as table, Action, Band, Conduct, Intent, is_running};
+use crate::rules::actions::{self as table, Band, Conduct, is_running};
 use crate::rules::gait::Gait;
 use crate::rules::grid::Cell;
 use crate::rules::risk::{RiskTerms, in_cover, names_retreat, on_flank_or_rear, weapon_range};
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
 
-/// One unit's roll on the actions table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RollEntry {
-    /// The turn it was rolled in.
-    pub turn: u32,
-    /// The unit's name.
-    pub unit: String,
-    /// Its side.
-    pub side: u8,
-    /// The risk factor's terms (I1).
-    pub terms: RiskTerms,
-    /// The d6.
-    pub roll: u32,
-    /// The table's cell (I2).
-    pub action: Action,
-    /// What the unit does this turn, read against last turn.
-    pub intent: Intent,
-}
-
-impl RollEntry {
-    /// The risk factor.
-    pub fn risk(&self) -> i32 {
-        self.terms.total()
-    }
-}
-
-/// Every actions-table roll of the game, in order. Rebuilt by replay like everything else.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct ActionRolls(pub Vec<RollEntry>);
-
-impl ActionRolls {
-    /// The roll `unit` made in `turn`, if it has rolled then (I1: once a turn).
-    pub fn of_unit(&self, unit: &str, turn: u32) -> Option<&RollEntry> {
-        self.0
-            .iter()
-            .rev()
-            .find(|r| r.unit == unit && r.turn == turn)
-    }
-}
+pub use super::table_rolls::{ActionRolls, RollEntry};
 
 /// This turn's roll of the unit figure `id` belongs to, if it has rolled: what its unit does
 /// this turn (I2), read by the rout (a flight off the edge) and by the AI.

@@ -5,7 +5,7 @@
 use super::components::*;
 use super::dice::Dice;
 use super::motion::setup_move;
-use super::orders::{Order, Refusal, apply_order};
+use super::order::{Refusal, refuse};
 use super::phase::log_events;
 use super::phase::{Phase, TurnState, log_now};
 use super::world::{Map, Rules, find_figure, sync_occupancy};
@@ -36,12 +36,6 @@ pub fn attach(world: &mut World, level: &Level) {
         }
     }
 }
-
-fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
-    Err(Refusal(s.into()))
-}
-
-use super::log::GameLog;
 
 /// The unit an order names (a mount's id means its rider), if it belongs to the side moving.
 fn own(world: &mut World, id: &str) -> Result<Entity, Refusal> {
@@ -82,53 +76,22 @@ fn cell_of(world: &World, e: Entity) -> Cell {
     world.get::<Position>(e).map_or(Cell::new(0, 0), |p| p.0)
 }
 
-/// Handles the cavalry orders of the movement phase and checks moves and mounts.
-/// `None`: not the cavalry's business.
-pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
-    let phase = *world.resource::<State<Phase>>().get();
-    if !phase.is_half_move() {
-        return None;
-    }
-    let asl = world.resource::<Rules>().0.asl.is_some();
-    match order {
-        Order::DeclareCharge { unit, targets } if asl => Some(asl_declare(world, unit, targets)),
-        Order::DeclareCharge { .. } => Some(refuse(
-            "D2: charges are declared after the initiative, before the half-moves",
-        )),
-        Order::Lead { unit, horse } => Some(lead(world, unit, horse)),
-        Order::Release { unit, horse } => Some(release(world, unit, horse)),
-        Order::EliminateHorse { unit, horse } => Some(eliminate(world, unit, horse)),
-        Order::CavalryWave {
-            units,
-            charger,
-            target,
-        } => Some(wave(world, units, charger, target, asl)),
-        Order::Move { unit, steps } => check_move(world, unit, steps, asl),
-        Order::Mount { unit, horse } if asl => split_for_mount(world, unit, horse),
-        _ => None,
-    }
-}
-
-/// After an accepted order: led horses follow their leader (A18); a mounted horse is no
-/// longer led; a side's Charges end with its movement phase.
-pub fn after_order(world: &mut World, order: &Order) {
-    match order {
-        Order::Move { unit, .. } => follow(world, unit),
-        Order::Mount { horse, .. } => {
-            if let Some(h) = find_figure(world, horse) {
-                unlead(world, h);
+/// A side's Charges end with its movement phase (A16): the apply of the half-move's
+/// `EndSide` in `asl`.
+pub(crate) fn end_charges(world: &mut World) {
+    with_query::<&mut AslCavalry, (), _>(world, |world, q| {
+        for mut a in q.iter_mut(world) {
+            if a.charge.is_some() {
+                a.charge = None;
             }
         }
-        Order::EndSide => {
-            with_query::<&mut AslCavalry, (), _>(world, |world, q| {
-                for mut a in q.iter_mut(world) {
-                    if a.charge.is_some() {
-                        a.charge = None;
-                    }
-                }
-            });
-        }
-        _ => {}
+    });
+}
+
+/// A mounted horse is no longer led (A18): part of the apply of a `Mount`.
+pub(crate) fn unlead_by_id(world: &mut World, horse: &str) {
+    if let Some(h) = find_figure(world, horse) {
+        unlead(world, h);
     }
 }
 
@@ -161,12 +124,12 @@ fn path_cells(world: &mut World, e: Entity, steps: &[Step]) -> Option<Vec<Cell>>
 /// A18 and A16 checks on a move: led horses may not go where cavalry may not; an ASL Charge
 /// is ridden into its target's hex. (A riderless horse's own move is refused by
 /// `motion::setup_move`, A18.)
-fn check_move(
+pub(crate) fn check_move(
     world: &mut World,
     unit: &str,
     steps: &[Step],
-    asl: bool,
 ) -> Option<Result<(), Refusal>> {
+    let asl = world.resource::<Rules>().0.asl.is_some();
     let e = find_figure(world, unit)?;
     let e = world.get::<CarriedBy>(e).map_or(e, |c| c.0);
     if let Some(led) = world.get::<Leads>(e).map(|l| l.0.clone())
@@ -193,7 +156,7 @@ fn check_move(
 
 /// Led horses follow the leader: into its hex in `asl` (riderless horses stack freely, A2),
 /// elsewhere along its path, one cell behind another.
-fn follow(world: &mut World, unit: &str) {
+pub(crate) fn follow(world: &mut World, unit: &str) {
     let Some(e) = find_figure(world, unit) else {
         return;
     };
@@ -249,7 +212,7 @@ fn follow(world: &mut World, unit: &str) {
 
 /// A18: take a riderless horse on the lead — its own side's, or an enemy's, which is thereby
 /// captured (horses are never enemies; they change hands like a support weapon).
-fn lead(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
+pub(crate) fn lead(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
     let e = own(world, unit)?;
     let Some(h) = find_figure(world, horse) else {
         return refuse(format!("there is no figure {horse:?}"));
@@ -312,7 +275,8 @@ fn lead(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-fn release(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
+/// A18: a unit lets a led horse go.
+pub(crate) fn release(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
     let e = own(world, unit)?;
     let Some(h) = find_figure(world, horse) else {
         return refuse(format!("there is no figure {horse:?}"));
@@ -330,7 +294,7 @@ fn release(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
 
 /// A18 (ASL 13.7): a unit leading a horse counter may eliminate it as if it were a support
 /// weapon; the horse is removed from play.
-fn eliminate(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
+pub(crate) fn eliminate(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> {
     let e = own(world, unit)?;
     let Some(h) = find_figure(world, horse) else {
         return refuse(format!("there is no figure {horse:?}"));
@@ -352,92 +316,79 @@ fn eliminate(world: &mut World, unit: &str, horse: &str) -> Result<(), Refusal> 
 
 /// A5: mounting a horse counter too large for the unit splits it first: a half-squad's squad
 /// horse counter Deploys into two half-squad counters; a leader gets a single horse of his own.
-fn split_for_mount(world: &mut World, unit: &str, horse: &str) -> Option<Result<(), Refusal>> {
+/// `None`: no split is needed, and the `Mount` is an ordinary one. Everything the split and
+/// the `Mount` check comes before any counter is split, so a refused `Mount` splits nothing
+/// (A5 only to carry out an A4 mount that will happen).
+pub(crate) fn split_for_mount(
+    world: &mut World,
+    unit: &str,
+    horse: &str,
+) -> Option<Result<(), Refusal>> {
     let e = find_figure(world, unit)?;
     let h = find_figure(world, horse)?;
     if !is_riderless_horse(world, h) || world.get::<RidingOn>(e).is_some() {
         return None;
     }
     let horses = world.get::<Body>(h).map_or(1, |b| b.left.min(3) as u8);
-    match capacity(horses, &[size_of(world, e)]) {
-        Ok(Capacity::Fits) => None,
-        Err(why) => Some(refuse(why)),
-        Ok(split) => {
-            // Everything the Mount itself checks comes before any counter is split: a refused
-            // Mount splits nothing (A5 only to carry out an A4 mount that will happen).
-            if let Err(why) = own(world, unit)
-                .and_then(|_| super::melee::check_can_act(world, unit, false))
-                .and_then(|()| super::orders::check_asl_mount(world, e, h))
-            {
-                return Some(Err(why));
-            }
-            let (keep, new_body, suffix) = match split {
-                Capacity::DeployToHalfSquads => (2, 2, "hs"),
-                _ => (horses as u16, 1, "smc"),
-            };
-            let new_id = format!("{horse}.{suffix}");
-            if find_figure(world, &new_id).is_some() {
-                return Some(refuse(format!("A5: {new_id} already exists")));
-            }
-            let orig = world.get::<Body>(h).copied();
-            let n = world.entity_mut(h).clone_and_spawn();
-            world.entity_mut(n).insert(FigureId(new_id.clone()));
-            world.entity_mut(n).remove::<LedBy>();
-            if let Some(mut b) = world.get_mut::<Body>(n) {
-                *b = Body {
-                    max: new_body,
-                    left: new_body,
-                };
-            }
-            if let Some(mut b) = world.get_mut::<Body>(h) {
-                b.max = keep;
-                b.left = b.left.min(keep);
-            }
-            let what = match split {
-                Capacity::DeployToHalfSquads => format!(
-                    "{horse} Deploys into two half-squad horse counters, {horse} and {new_id} (A5)."
-                ),
-                _ => format!("A single horse, {new_id}, is taken from {horse} for {unit} (A5)."),
-            };
-            let target = if split == Capacity::DeployToHalfSquads {
-                horse.to_string()
-            } else {
-                new_id
-            };
-            let r = apply_order(
-                world,
-                &Order::Mount {
-                    unit: unit.into(),
-                    horse: target,
-                },
-            );
-            if r.is_err() {
-                // Refused: put the counters back as they were.
-                world.entity_mut(n).despawn();
-                if let (Some(o), Some(mut b)) = (orig, world.get_mut::<Body>(h)) {
-                    *b = o;
-                }
-                sync_occupancy(world);
-                return Some(r);
-            }
-            let turn = world.resource::<TurnState>().clone();
-            let phase = *world.resource::<State<Phase>>().get();
-            let mut log = world.resource_mut::<GameLog>();
-            let at = log.0.len().saturating_sub(1);
-            log.0.insert(
-                at,
-                super::log::LogEntry::new(
-                    turn.turn,
-                    phase.label(),
-                    what,
-                    None,
-                    super::log::Happening::Told,
-                ),
-            );
-            Some(r)
-        }
+    let split = match capacity(horses, &[size_of(world, e)]) {
+        Ok(Capacity::Fits) => return None,
+        Err(why) => return Some(refuse(why)),
+        Ok(split) => split,
+    };
+    let (keep, new_body, suffix) = match split {
+        Capacity::DeployToHalfSquads => (2, 2, "hs"),
+        _ => (horses as u16, 1, "smc"),
+    };
+    let new_id = format!("{horse}.{suffix}");
+    let checked = own(world, unit)
+        .and_then(|_| super::melee::check_can_act(world, unit, false))
+        .and_then(|()| super::orders::check_asl_mount(world, e, h))
+        .and_then(|()| match find_figure(world, &new_id) {
+            Some(_) => refuse(format!("A5: {new_id} already exists")),
+            None => Ok(()),
+        });
+    if let Err(why) = checked {
+        return Some(Err(why));
     }
+    // Apply: split the counter, then mount the part that fits.
+    let n = world.entity_mut(h).clone_and_spawn();
+    world.entity_mut(n).insert(FigureId(new_id.clone()));
+    world.entity_mut(n).remove::<LedBy>();
+    if let Some(mut b) = world.get_mut::<Body>(n) {
+        *b = Body {
+            max: new_body,
+            left: new_body,
+        };
+    }
+    if let Some(mut b) = world.get_mut::<Body>(h) {
+        b.max = keep;
+        b.left = b.left.min(keep);
+    }
+    let (what, target) = match split {
+        Capacity::DeployToHalfSquads => (
+            format!(
+                "{horse} Deploys into two half-squad horse counters, {horse} and {new_id} (A5)."
+            ),
+            horse.to_string(),
+        ),
+        _ => (
+            format!("A single horse, {new_id}, is taken from {horse} for {unit} (A5)."),
+            new_id,
+        ),
+    };
+    log_now(world, what);
+    let phase = *world.resource::<State<Phase>>().get();
+    let r = super::orders::mount(world, e, unit, &target, phase);
+    debug_assert!(
+        r.is_ok(),
+        "A5: the checked mount after a split was refused: {r:?}"
+    );
+    if r.is_ok() {
+        unlead_by_id(world, &target);
+    }
+    Some(r)
 }
 
 pub(crate) mod asl_charge;
-use asl_charge::{asl_declare, charge_move, wave};
+use asl_charge::charge_move;
+pub(crate) use asl_charge::{asl_declare, wave};

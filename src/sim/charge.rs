@@ -13,7 +13,7 @@
 
 use super::components::*;
 use super::dice::Dice;
-use super::orders::{Order, Refusal};
+use super::order::Refusal;
 use super::phase::{Phase, TurnState, log_events, log_in};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
@@ -364,33 +364,6 @@ fn reveal(world: &mut World, phase: Phase) {
     );
 }
 
-/// Handles `DeclareCharge`, `NoCharge`, `AnswerCharge` and `EndSide` in the declaration
-/// phase. `None`: not a charge order now.
-pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
-    let phase = *world.resource::<State<Phase>>().get();
-    let declaring = phase == Phase::ChargeDeclaration;
-    match order {
-        Order::DeclareCharge { unit, targets } if declaring => {
-            Some(declare(world, unit, targets.clone()))
-        }
-        Order::NoCharge { unit } if declaring => Some(declare(world, unit, Vec::new())),
-        Order::AnswerCharge { unit, tac, reply } if declaring => Some(answer(
-            world,
-            unit,
-            Answer {
-                tac: *tac,
-                reply: *reply,
-            },
-        )),
-        Order::EndSide if declaring && waiting(world) => Some(pass_all(world)),
-        Order::NoCharge { .. } | Order::AnswerCharge { .. } => Some(Err(Refusal(format!(
-            "D2: charges are declared and answered in the charge declarations; it is the {}",
-            phase.label()
-        )))),
-        _ => None,
-    }
-}
-
 fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))
 }
@@ -402,7 +375,8 @@ fn rider_id(world: &mut World, unit: &str) -> Option<String> {
     world.get::<FigureId>(e).map(|f| f.0.clone())
 }
 
-fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Refusal> {
+/// D2, C1: a rider's face-down charge orders (no targets: no charge).
+pub(crate) fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Refusal> {
     let b = world.resource::<ChargeBook>().clone();
     if b.stage != Stage::Declaring {
         return refuse("C1: the charge orders are already revealed");
@@ -472,7 +446,8 @@ fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Result<(), Re
     Ok(())
 }
 
-fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
+/// C5: a charged figure's face-down answer.
+pub(crate) fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
     let b = world.resource::<ChargeBook>().clone();
     if b.stage != Stage::Answering {
         return refuse("C5: answers are chosen once the charges are revealed");
@@ -525,7 +500,8 @@ fn answer(world: &mut World, unit: &str, a: Answer) -> Result<(), Refusal> {
 
 /// `EndSide` while declarations or answers are awaited: every figure still to write declares
 /// no charge, every target still to answer STANDS GROUND and DELIVERS BLOW.
-fn pass_all(world: &mut World) -> Result<(), Refusal> {
+/// `EndSide` in the charge declarations: everyone still to declare or answer does without.
+pub(crate) fn pass_all(world: &mut World) -> Result<(), Refusal> {
     let b = world.resource::<ChargeBook>().clone();
     let mut bm = world.resource_mut::<ChargeBook>();
     match b.stage {

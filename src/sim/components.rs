@@ -10,12 +10,12 @@ use crate::rules::ruleset::{Encumbrance, TroopType};
 use bevy::prelude::*;
 
 /// The id a level and orders use for a figure. Immutable: it changes only by an insert or a
-/// removal, which the hooks report to the index of ids ([`crate::sim::world::FigureIndex`]).
+/// removal, which the hooks report to the index of ids ([`crate::sim::figure_index::FigureIndex`]).
 #[derive(Component, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[component(
     immutable,
-    on_insert = crate::sim::world::figure_ids_changed,
-    on_remove = crate::sim::world::figure_ids_changed
+    on_insert = crate::sim::figure_index::figure_ids_changed,
+    on_remove = crate::sim::figure_index::figure_ids_changed
 )]
 pub struct FigureId(pub String);
 

@@ -12,8 +12,8 @@
 //! newest autosave without `end`. The [`KEEP_AUTOSAVES`] newest autosaves are kept; older
 //! ones are removed when a game begins, except the newest that did not end cleanly.
 
-use super::orders::Order;
-use super::record::{Record, SaveError, read_save, write_atomic};
+use super::order::Order;
+use super::record::{Record, SaveError, read_save, sync_dir, write_atomic};
 use crate::level::input::{MAX_SAVE_BYTES, ReadError, read_tail, read_text};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -55,17 +55,6 @@ pub fn civil(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d, hh, mm, ss)
-}
-
-/// Makes what was just created or renamed in `dir` durable (a no-op where folders cannot be
-/// opened, as on Windows).
-pub fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 /// The journal beside an autosave (or any save path).

@@ -8,20 +8,24 @@ pub mod changes;
 pub mod charge;
 pub mod components;
 pub mod dice;
+pub mod figure_index;
 pub mod fire;
 pub mod groups;
 pub mod journal;
 pub mod log;
 pub mod melee;
 pub mod motion;
+pub mod order;
 pub mod orders;
 pub mod phase;
 pub mod queries;
 pub mod record;
 pub mod rout;
+pub mod router;
 pub mod seat;
 pub mod side_view;
 pub mod snapshot;
+pub mod table_rolls;
 pub mod transaction;
 pub mod victory;
 pub mod view;
@@ -33,8 +37,9 @@ use bevy::state::app::StatesPlugin;
 use components::*;
 use dice::Dice;
 use log::GameLog;
-use orders::{Order, Refusal, apply_order};
+use order::{Order, Refusal};
 use phase::{Phase, TurnSet, TurnState, log_line};
+use router::apply_order;
 use world::{Map, Rules, Sides};
 
 /// The simulation plugin: phases, their system sets in order, and their systems.
@@ -393,6 +398,8 @@ impl Game {
         let mark = transaction::mark(self.app.world_mut());
         if let Err(refusal) = apply_order(self.app.world_mut(), order) {
             if transaction::touched_since(self.app.world_mut(), &mark) {
+                // Every handler checks before it writes (`sim::router`): this never fires.
+                debug_assert!(false, "refused order {order} changed the world: {refusal}");
                 self.restore();
             }
             return Err(refusal);

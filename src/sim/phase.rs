@@ -6,6 +6,7 @@
 
 use super::dice::Dice;
 use super::log::{GameLog, Happening, LogEntry, Roll};
+use crate::rules::fire::SubStep;
 use bevy::prelude::*;
 use serde::Serialize;
 
@@ -127,10 +128,23 @@ pub struct TurnState {
     /// D1: the side surprised in the first turn, if any.
     pub surprised: Option<u8>,
     /// D3: the fire phase's sub-step waiting for orders (`sim::fire`); `None` outside one.
-    pub fire: Option<super::fire::FireStep>,
+    pub fire: Option<FireStep>,
     /// A phase change was requested and not yet taken.
     #[serde(skip)]
     pub pending: bool,
+}
+
+/// The sub-step a fire phase waits in: its index among the phase's sub-steps, what is done
+/// in it and by which side. `sim::fire` runs the sub-steps; the turn state only remembers
+/// which one waits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FireStep {
+    /// 0 … 3 × sides − 1: kinds in D3's order, each for the sides in initiative order.
+    pub index: u8,
+    /// Casting, firing or other activities.
+    pub kind: SubStep,
+    /// The side acting.
+    pub side: u8,
 }
 
 impl TurnState {

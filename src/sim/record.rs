@@ -3,7 +3,7 @@
 //! the same world — so a save is small, never goes stale against the code that reads it, and
 //! undo is "replay all but the last order".
 
-use super::orders::Order;
+use super::order::Order;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::Write as _;
@@ -321,7 +321,7 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SaveError> {
         SaveError::Io(format!("{}: {e}", path.display()))
     })?;
     // The rename itself is durable only once the folder is synced.
-    super::journal::sync_dir(dir);
+    sync_dir(dir);
     Ok(())
 }
 
@@ -338,4 +338,15 @@ pub fn read_save(path: &Path) -> Result<Record, SaveError> {
         }
     })?;
     Record::from_text(&text)
+}
+
+/// Makes what was just created or renamed in `dir` durable (a no-op where folders cannot be
+/// opened, as on Windows).
+pub fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }

@@ -1,6 +1,7 @@
 //! Building the world from a level, and the board's occupancy kept in step with it.
 
 use super::components::*;
+pub use super::figure_index::FigureIndex;
 use crate::level::Level;
 use crate::rules::board::Board;
 use crate::rules::gait::Gait;
@@ -204,46 +205,6 @@ pub fn find_figure(world: &mut World, id: &str) -> Option<Entity> {
     }
     let mut q = world.query::<(Entity, &FigureId)>();
     q.iter(world).find(|(_, f)| f.0 == id).map(|(e, _)| e)
-}
-
-/// Every figure's entity by id, so that finding the figure an order names does not read
-/// every figure (issue 15, item 3: at 4096 figures that was a twentieth of an AI side-turn).
-/// [`FigureId`] is immutable, so its hooks see every id given or taken away
-/// ([`figure_ids_changed`]) and the index is read again at the next look-up. It is
-/// bookkeeping, not game state: it sits behind a lock in a resource inserted with the
-/// simulation and is never written through `ResMut` (see [`crate::sim::transaction`]).
-#[derive(Resource)]
-pub struct FigureIndex(std::sync::Mutex<Ids>);
-
-/// The ids as last read: the first entity of each and whether another has it too.
-struct Ids {
-    stale: bool,
-    ids: std::collections::HashMap<String, (Entity, bool)>,
-}
-
-impl Default for FigureIndex {
-    fn default() -> FigureIndex {
-        FigureIndex(std::sync::Mutex::new(Ids {
-            stale: true,
-            ids: Default::default(),
-        }))
-    }
-}
-
-impl FigureIndex {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Ids> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// The hook of [`FigureId`]: an id was given or taken away, so the index is read again.
-pub fn figure_ids_changed(
-    world: bevy::ecs::world::DeferredWorld,
-    _: bevy::ecs::lifecycle::HookContext,
-) {
-    if let Some(ix) = world.get_resource::<FigureIndex>() {
-        ix.lock().stale = true;
-    }
 }
 
 /// Sets the diagonal-counter state, used by movement and the final adjustment (H6).

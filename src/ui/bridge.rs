@@ -14,7 +14,7 @@ use crate::level::Level;
 use crate::rules::grid::GridKind;
 use crate::sim::Game;
 use crate::sim::log::{GameLog, LogEntry};
-use crate::sim::orders::{Order, Refusal};
+use crate::sim::order::{Order, Refusal};
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::record::Record;
 use crate::sim::world::Rules;

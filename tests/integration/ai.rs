@@ -7,7 +7,7 @@ use warhorse::ai::{AiLevel, bout};
 use warhorse::level::{Level, default_level, load_level_file};
 use warhorse::sim::Game;
 use warhorse::sim::dice::Dice;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::view::View;
 
 fn levels() -> Vec<Level> {

@@ -8,7 +8,7 @@ use std::path::Path;
 use warhorse::level::{load_level_file, load_level_str_with};
 use warhorse::rules::gait::Gait;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 
 mod a16;

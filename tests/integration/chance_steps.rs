@@ -14,7 +14,7 @@ use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::reachable;
 use warhorse::rules::ruleset::Ruleset;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 
 fn ruleset(name: &str) -> Ruleset {
     let src = match name {

@@ -5,7 +5,7 @@ use std::path::Path;
 use warhorse::level::load_level_str;
 use warhorse::rules::movement::Step;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 
 fn level(path: &str, edit: impl Fn(String) -> String) -> Game {

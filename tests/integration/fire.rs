@@ -8,7 +8,7 @@ use warhorse::rules::fire::SubStep;
 use warhorse::sim::Game;
 use warhorse::sim::components::{FigureId, Weapon};
 use warhorse::sim::fire;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 use warhorse::sim::snapshot::FigureState;
 

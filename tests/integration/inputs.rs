@@ -183,7 +183,7 @@ fn tiny_game() -> Game {
 fn inputs_the_load_dialog_reads_only_each_saves_first_line() {
     let dir = tmpdir("listing");
     let mut g = tiny_game();
-    g.order(&warhorse::sim::orders::Order::EndSide).unwrap();
+    g.order(&warhorse::sim::order::Order::EndSide).unwrap();
     g.save(&dir.join("new.ron")).unwrap();
     let text = std::fs::read_to_string(dir.join("new.ron")).unwrap();
     assert_eq!(

@@ -8,6 +8,7 @@ mod e2e;
 mod fidelity;
 mod fire;
 mod inputs;
+mod layers;
 mod level_files;
 mod limits;
 mod melee;

@@ -7,7 +7,7 @@ use std::process::Command;
 use warhorse::level::load_level_file;
 use warhorse::rules::melee::cards::{MeleeCard, TacCard};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 
 fn script(level: &str, orders: &str, seed: u64) -> String {

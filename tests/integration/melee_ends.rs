@@ -13,7 +13,7 @@ use warhorse::rules::grid::GridKind;
 use warhorse::rules::melee::cards::Card;
 use warhorse::sim::Game;
 use warhorse::sim::log::Happening;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 
 /// Most card rounds one melee phase may take: every figure's blows (at most 8, a berserk's

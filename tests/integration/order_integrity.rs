@@ -17,7 +17,7 @@ use warhorse::rules::melee::cards::{Card, DodgeDir, TacCard};
 use warhorse::rules::movement::{Hand, Step};
 use warhorse::rules::ruleset::Activity;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::record::Record;
 
 fn state(game: &mut Game) -> String {

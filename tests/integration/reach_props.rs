@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use warhorse::rules::board::{Board, Terrain};
-use warhorse::rules::chance::{RollFacts, failed};
+use warhorse::rules::chance::RollFacts;
 use warhorse::rules::gait::Gait;
 use warhorse::rules::grid::{Cell, Dir, GridKind};
 use warhorse::rules::movement::{Hand, Mover, MoverSpec, Pose, Step};
@@ -14,7 +14,7 @@ use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::{brute_force, reachable};
 use warhorse::rules::ruleset::Ruleset;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 
 /// The shipped rulesets, parsed the way the game embeds them.
 fn ruleset(name: &str) -> Ruleset {
@@ -326,7 +326,7 @@ proptest! {
                         if let Some(g) = gamble {
                             rolls += 1;
                             let r = end.roll.expect("a path through a roll reports it");
-                            let stop = failed(&pose);
+                            let stop = pose.failed();
                             prop_assert_eq!(r.step as usize, i);
                             prop_assert_eq!(r.gamble, g);
                             prop_assert_eq!(r.chance, g.chance());

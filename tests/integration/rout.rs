@@ -11,7 +11,7 @@ use warhorse::rules::actions::Conduct;
 use warhorse::rules::movement::Step;
 use warhorse::rules::victory::{Departure, figure_value, routed_value};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::rout::conduct_now;
 
 /// Red's footman `r` one step from the east edge, facing it; Blue's archer `a` behind him

@@ -9,7 +9,7 @@ use std::path::Path;
 use warhorse::ai::{AiLevel, next_order, set_level, side_to_act};
 use warhorse::level::{Level, load_level_file};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::side_view::{Seat, Secret, SideView};
 
 /// A seed whose digits would stand out in any text it leaked into.

@@ -6,7 +6,7 @@ use warhorse::rules::gait::Gait;
 use warhorse::rules::grid::Dir;
 use warhorse::rules::movement::{Hand, Step};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 use warhorse::sim::snapshot::FigureState;
 

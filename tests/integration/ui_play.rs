@@ -6,7 +6,7 @@ use warhorse::level::default_level;
 use warhorse::rules::grid::Cell;
 use warhorse::sim::Game;
 use warhorse::sim::components::{CarriedBy, FigureId, Position, SideId};
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::ui::bridge::{ActiveGame, GameView, Mirror};
 use warhorse::ui::play::reach_view::{CurrentPreview, CurrentReach};
 use warhorse::ui::play::{Feedback, Hover, PlayAction, Selection, headless_app};

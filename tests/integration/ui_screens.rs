@@ -17,7 +17,7 @@ use warhorse::level::{Control, Level, load_level_file};
 use warhorse::rules::movement::Step;
 use warhorse::sim::Game;
 use warhorse::sim::journal::{autosaves, crashed, ended, read_with_journal};
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::record::{SaveError, read_save};
 use warhorse::ui::screens::cards::Cards;
 use warhorse::ui::screens::host::GameHost;

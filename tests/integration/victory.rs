@@ -7,7 +7,7 @@ use warhorse::ai::{AiLevel, bout};
 use warhorse::level::load_level_str;
 use warhorse::rules::movement::Step;
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 
 /// Two footmen far apart on an open field; Red must bring `r` to the east edge.
 fn race(victory: &str) -> String {

@@ -1,5 +1,9 @@
 //! The state of a melee as plain data: every figure that can fight (D13 data, its profile and
 //! its combat state), the board, and the geometry of contact, reach and stand sides (D10–D12).
+//!
+//! Why one long file: the fight model is one data type read by every card check and by the
+//! resolver; its geometry helpers (contact, reach, stand sides, speed) read the same fields and
+//! would only import each other if split.
 
 use super::tables::{Kind, Profile, Tables, WeaponStats, seed};
 use crate::rules::board::Board;
@@ -9,7 +13,7 @@ use crate::rules::mp::Mp;
 use crate::rules::ruleset::{Encumbrance, PrepareSpellLimits, TroopType};
 use serde::{Deserialize, Serialize};
 
-use super::cards::TacCard;
+use super::deck::TacCard;
 
 /// Standing, on its knees, or flat on the ground.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -346,6 +350,14 @@ impl FirstHalf {
 }
 
 impl Fight {
+    /// The TAC card a figure plays for the TMM: a mount's is its rider's.
+    pub fn tac_of(&self, i: usize) -> Option<TacCard> {
+        let f = &self.fighters[i];
+        f.state
+            .tac
+            .or_else(|| f.rider.and_then(|r| self.fighters[r].state.tac))
+    }
+
     /// The grid.
     pub fn grid(&self) -> GridKind {
         self.board.grid
@@ -554,14 +566,14 @@ impl Fight {
 
     /// The direction a figure dodges or is pushed: left is its shield side, right its sword
     /// side, back its rear (§6 DODGE).
-    pub fn dodge_dir(&self, i: usize, d: super::cards::DodgeDir) -> Dir {
+    pub fn dodge_dir(&self, i: usize, d: super::deck::DodgeDir) -> Dir {
         let g = self.grid();
         let f = self.fighters[i].facing;
         let q = g.dirs() as i32 / 4;
         match d {
-            super::cards::DodgeDir::Left => g.rotate(f, -q),
-            super::cards::DodgeDir::Right => g.rotate(f, q),
-            super::cards::DodgeDir::Back => g.rotate(f, g.dirs() as i32 / 2),
+            super::deck::DodgeDir::Left => g.rotate(f, -q),
+            super::deck::DodgeDir::Right => g.rotate(f, q),
+            super::deck::DodgeDir::Back => g.rotate(f, g.dirs() as i32 / 2),
         }
     }
 
@@ -571,4 +583,26 @@ impl Fight {
         let (bx, by) = self.grid().center(b);
         (((ax - bx).powi(2) + (ay - by).powi(2)) * 1000.0).round() as i64
     }
+}
+
+/// C8: a mount that moved at canter or faster plays only MOVE in melee.
+pub fn at_speed(f: &Fighter) -> bool {
+    f.is_mount() && f.state.melee_gait.unwrap_or(f.gait) >= Gait::Canter
+}
+
+/// A rider's or foot figure's speed for C7/C8: its mount's melee gait.
+pub fn speed_of(fight: &Fight, i: usize) -> Gait {
+    let f = &fight.fighters[i];
+    let m = f.mount.map_or(f, |m| &fight.fighters[m]);
+    m.state.melee_gait.unwrap_or(m.gait)
+}
+
+/// C7, C8: `i` (a rider, or a mount) is in a *full charge*: its steed rode a movement charge
+/// this turn ([`CombatState::rode_charge`]) and is still at the gallop (each contact slows it
+/// one category, C8). A steed that merely galloped is in the "Gallop" row, whatever TAC card
+/// it plays.
+pub fn full_charge(fight: &Fight, i: usize) -> bool {
+    let f = &fight.fighters[i];
+    let m = f.mount.map_or(f, |m| &fight.fighters[m]);
+    (f.state.rode_charge || m.state.rode_charge) && speed_of(fight, i) == Gait::Gallop
 }

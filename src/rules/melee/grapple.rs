@@ -1,7 +1,7 @@
 //! Grapples and bashes: the TMM's body bash, TOSS, RESTRAINT and its openings, BREAK FREE,
 //! PULL RIDER FROM SADDLE, HAMSTRING HORSE and the horse's WHEEL (§6).
 
-use super::attack::Guard;
+use super::deck::Guard;
 use super::effects;
 use super::fight::{Fight, Posture};
 use super::tables::{BashResult, Kind, Tables, seed};

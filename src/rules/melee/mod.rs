@@ -10,11 +10,13 @@
 pub mod attack;
 pub mod berserk;
 pub mod cards;
+pub mod deck;
 pub mod effects;
 pub mod fight;
 pub mod flow;
 pub mod grapple;
 pub mod hand;
+pub mod judge;
 pub mod moves;
 pub mod prepare;
 pub mod resolve;
@@ -166,7 +168,7 @@ pub struct FacedPlay {
     /// The figure's id.
     pub figure: String,
     /// What it played: no TAC card and no MELEE card is PASSIVE SHIELD PARRY.
-    pub choice: cards::Choice,
+    pub choice: deck::Choice,
 }
 
 impl Faced {

@@ -5,10 +5,9 @@
 //! Why one long file: every card that moves a figure in a melee steps through the same
 //! one-cell-an-inch helpers (room, contact, no disengaging), kept here once.
 
-use super::cards::{
-    DodgeDir, HorseCard, Ineligible, MeleeCard, MoveStep, Situation, TacCard, at_speed, speed_of,
-};
-use super::fight::{Fight, Posture};
+use super::deck::{DodgeDir, HorseCard, MeleeCard, MoveStep, TacCard};
+use super::fight::{Fight, Posture, at_speed, full_charge, speed_of};
+use super::judge::{Ineligible, Situation};
 use super::tables::{Kind, Tables, move_bonus_half_inches, seed};
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir};
@@ -141,7 +140,7 @@ pub fn auto_dodges(fight: &Fight, i: usize) -> bool {
         && me.state.stunned == 0
         && me.state.restraining.is_none()
         && me.state.restrained_by.is_empty()
-        && super::attack::tac_of(fight, i) != Some(TacCard::Charge)
+        && fight.tac_of(i) != Some(TacCard::Charge)
         && [DodgeDir::Left, DodgeDir::Right, DodgeDir::Back]
             .into_iter()
             .any(|d| {
@@ -311,7 +310,7 @@ pub fn horse_move_cells(fight: &Fight, t: &Tables, h: usize) -> i32 {
     let base = t.horse_move(f.horse_class.as_deref().unwrap_or(""));
     let g = f.state.melee_gait.unwrap_or(f.gait);
     // C8: "CHARGING adds 2"" — a steed that rode a movement charge; a gallop adds 1 1/2".
-    let charging = super::cards::full_charge(fight, h);
+    let charging = full_charge(fight, h);
     (base * 2 + move_bonus_half_inches(g, charging)) / 2
 }
 

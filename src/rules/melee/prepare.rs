@@ -6,8 +6,8 @@
 //! Mage who was caught preparing a spell to 1/2 the number normally possessed".
 
 use super::Event;
-use super::cards::Ineligible;
 use super::fight::{Fight, Posture};
+use super::judge::Ineligible;
 use super::tables::{Caster, Tables};
 
 fn no<T>(reason: impl Into<String>) -> Result<T, Ineligible> {

@@ -427,7 +427,7 @@ pub fn resolve<D: Dice>(
             } else {
                 (b, a)
             };
-            let cell = t.tmm(attack::tac_of(fight, x), attack::tac_of(fight, y));
+            let cell = t.tmm(fight.tac_of(x), fight.tac_of(y));
             if cell.2 {
                 grapple::body_bash(fight, t, a, b, &tosses, &mut r, &mut out);
                 bashed.push((a, b));

@@ -3,8 +3,9 @@
 //! step, bind (shackles), the ghoul's touch — so the seed 002 examples happen in play: the
 //! condition changes the figure's movement from its next half-move, percentages first.
 
-use super::cards::{Ineligible, Situation, spell_target_ok};
 use super::fight::Fight;
+use super::judge::{Ineligible, Situation};
+use super::tables::spell_target_ok;
 use super::tables::{Caster, Tables};
 use super::{Dice, Event, Roller};
 
@@ -36,7 +37,7 @@ pub fn castable(
     let preparing = sit
         .with
         .iter()
-        .any(|c| matches!(c, super::cards::MeleeCard::PrepareSpell));
+        .any(|c| matches!(c, super::deck::MeleeCard::PrepareSpell));
     if let Err(why) = super::prepare::cast_ready(fight, i, s.level) {
         return no(if preparing && !me.state.prepared {
             "PREPARE SPELL takes its own card round before CAST SPELL".to_string()

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use super::cards::TacCard;
+use super::deck::TacCard;
 
 /// The percentages seed 003 gives, by the card or rule they belong to.
 pub mod seed {
@@ -131,7 +131,7 @@ pub mod seed {
 
 /// C7: a rider's hit penalty by his mount's speed, for weapons other than lance or flail (and
 /// weapons 6 ft or longer). `charging`: a full charge, the mount at the gallop having ridden
-/// a movement charge this turn ([`super::cards::full_charge`]).
+/// a movement charge this turn (`cards::full_charge`).
 pub fn rider_speed_penalty(gait: Gait, charging: bool) -> i32 {
     match gait {
         Gait::Canter => -10,
@@ -686,5 +686,13 @@ impl Tables {
     /// The MELEE MOVE card of a horse class, in cells (a Great Horse's extra inch included).
     pub fn horse_move(&self, class: &str) -> i32 {
         self.horse_move.get(class).copied().unwrap_or(1)
+    }
+}
+
+/// The spell targets a card names: the caster itself when `None`.
+pub fn spell_target_ok(kind: SpellTarget, same_side: bool) -> bool {
+    match kind {
+        SpellTarget::Friend => same_side,
+        SpellTarget::Enemy => !same_side,
     }
 }

@@ -84,6 +84,18 @@ pub struct Pose {
 }
 
 impl Pose {
+    /// Where a failed roll leaves a figure that was at this pose: in the same cell and facing,
+    /// stopped for the rest of the half-move (D17: "may continue moving only if the obstacle's
+    /// bash fails"; R4: the loser stops before the cell).
+    pub fn failed(&self) -> Pose {
+        Pose {
+            diag: None,
+            stopped: true,
+            settled: true,
+            ..*self
+        }
+    }
+
     /// A figure standing at `cell` facing `facing`, nothing used yet.
     pub fn new(cell: Cell, facing: Dir) -> Pose {
         Pose {
@@ -604,7 +616,7 @@ impl Mover {
 
     /// [`Mover::try_step`] that also takes chance steps (D17, R4): the pose and cost if the
     /// roll succeeds, and the [`Gamble`] to roll. A failed roll leaves the figure at
-    /// [`super::chance::failed`]`(pose)` having spent [`Gamble::fail_cost`].
+    /// [`Pose::failed`] having spent [`Gamble::fail_cost`].
     pub fn try_step_gamble(
         &self,
         board: &Board,

@@ -28,7 +28,7 @@ mod table;
 pub use oracle::brute_force;
 
 use super::board::Board;
-use super::chance::{Chance, Gamble, failed};
+use super::chance::{Chance, Gamble};
 use super::grid::{Cell, Dir, GridKind};
 use super::movement::{Hand, Mover, Pose, Step};
 use super::mp::{Mp, SCALE};
@@ -319,7 +319,7 @@ pub fn reachable_with(
                         chance: g.chance(),
                         step: depth(&nodes, i),
                         fail_cell: from.pose.cell,
-                        fail_facing: failed(&from.pose).facing,
+                        fail_facing: from.pose.failed().facing,
                         fail_cost: Mp::from_raw(c) + g.fail_cost(),
                     });
                     rolls.len() as u32 - 1

@@ -48,22 +48,44 @@ fn check_declare(
     Ok((e, h.galloping, t, hex))
 }
 
-/// A16: declares a Charge against one enemy unit (declaring the Gallop if need be).
-pub(super) fn asl_declare(
+/// A16: declares a Charge against one enemy unit (declaring the Gallop if need be). The
+/// Gallop is checked with the Charge, before either is written.
+pub(crate) fn asl_declare(
     world: &mut World,
     unit: &str,
     targets: &[String],
 ) -> Result<(), Refusal> {
     let (e, galloping, t, hex) = check_declare(world, unit, targets, false)?;
-    if !galloping {
-        apply_order(
-            world,
-            &Order::SetGait {
-                unit: unit.into(),
-                gait: Gait::Gallop,
-            },
-        )?;
+    let gallop = if galloping {
+        None
+    } else {
+        Some(check_gallop(world, unit)?)
+    };
+    if let Some((rider, plan)) = gallop {
+        let phase = *world.resource::<State<Phase>>().get();
+        super::super::orders::apply_gait(world, unit, plan, phase);
+        debug_assert_eq!(rider, e);
     }
+    set_charge(world, unit, e, t, hex);
+    Ok(())
+}
+
+/// The checks of the Gallop a Charge or a Cavalry Wave declares (A10, A16, A17), as the
+/// `SetGait` order makes them: the unit may act, it is its side's half-move, its horse may
+/// gallop.
+fn check_gallop(
+    world: &mut World,
+    unit: &str,
+) -> Result<(Entity, super::super::orders::GaitPlan), Refusal> {
+    super::super::melee::check_can_act(world, unit, false)?;
+    let e = super::super::orders::own_unit(world, unit)?;
+    let phase = *world.resource::<State<Phase>>().get();
+    let plan = super::super::orders::check_gait(world, e, Gait::Gallop, phase)?;
+    Ok((e, plan))
+}
+
+/// The apply of a checked Charge declaration (A16).
+fn set_charge(world: &mut World, unit: &str, e: Entity, t: Entity, hex: Cell) {
     if let Some(mut a) = world.get_mut::<AslCavalry>(e) {
         a.charge = Some((t, hex));
     } else {
@@ -77,7 +99,6 @@ pub(super) fn asl_declare(
         world,
         format!("{unit} declares a Charge against {tid} in {hex} (A16)."),
     );
-    Ok(())
 }
 
 /// A16: the move that enters the target's hex: 3 MF more on entry, the defender's fire at
@@ -467,7 +488,7 @@ fn over_capacity(world: &mut World, rider: Entity, m: Entity, out: &mut Vec<Even
 }
 
 /// A17: the units gallop at once, and the wave's Charge is declared.
-pub(super) fn wave(
+pub(crate) fn wave(
     world: &mut World,
     units: &[String],
     charger: &str,
@@ -520,23 +541,26 @@ pub(super) fn wave(
     }
     cavalry_wave_ok(grid, &facts).map_err(Refusal)?;
     // The wave's Charge must be possible once everyone gallops: the target is checked (an
-    // enemy, not a horse, in sight and range) before any horse of the chain changes gait.
-    check_declare(world, charger, &[target.to_string()], true)?;
+    // enemy, not a horse, in sight and range), and every horse's Gallop, before any horse of
+    // the chain changes gait.
+    let (ce, _, t, hex) = check_declare(world, charger, &[target.to_string()], true)?;
+    let mut gallops = Vec::new();
     for u in units {
         let e = own(world, u)?;
         let galloping = world
             .get::<RidingOn>(e)
             .and_then(|r| world.get::<AslHorse>(r.0))
             .is_some_and(|h| h.galloping);
-        if !galloping {
-            apply_order(
-                world,
-                &Order::SetGait {
-                    unit: u.clone(),
-                    gait: Gait::Gallop,
-                },
-            )?;
+        if gallops.iter().any(|(x, _)| *x == u) {
+            return refuse(format!("A17: {u} is named twice in the wave"));
         }
+        if !galloping {
+            gallops.push((u, check_gallop(world, u)?.1));
+        }
+    }
+    let phase = *world.resource::<State<Phase>>().get();
+    for (u, plan) in gallops {
+        super::super::orders::apply_gait(world, u, plan, phase);
     }
     log_now(
         world,
@@ -545,7 +569,12 @@ pub(super) fn wave(
             units.join(", ")
         ),
     );
-    asl_declare(world, charger, &[target.to_string()])
+    debug_assert!(
+        check_declare(world, charger, &[target.to_string()], false).is_ok(),
+        "A17: the wave's Charge, checked before the gallop, is refused after it"
+    );
+    set_charge(world, charger, ce, t, hex);
+    Ok(())
 }
 
 #[cfg(test)]

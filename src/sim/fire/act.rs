@@ -6,38 +6,10 @@ use crate::rules::asl_cavalry::{FireResult, HorseResult};
 use crate::rules::melee::{Event, Roller};
 use crate::sim::dice::Dice;
 use crate::sim::melee::write_back;
-use crate::sim::orders::Order;
 use crate::sim::phase::log_events;
 
 fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))
-}
-
-/// Handles the orders of the fire phases, and refuses `Fire`/`Cast` outside them. `None`:
-/// not the fire phase's business.
-pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
-    let phase = fire_phase_of(world);
-    match (order, phase) {
-        (Order::Fire { unit, target }, Some(_)) => Some(fire(world, unit, target)),
-        (
-            Order::Cast {
-                unit,
-                spell,
-                target,
-            },
-            Some(_),
-        ) => Some(cast(world, unit, spell, target.as_deref())),
-        (Order::Fire { .. } | Order::Cast { .. }, None) => Some(refuse(format!(
-            "D3: missiles are shot and spells cast in the fire phases; it is the {}",
-            world.resource::<State<Phase>>().get().label()
-        ))),
-        (Order::EndSide, Some(_)) => Some(end_step(world)),
-        (Order::ActionRoll { .. }, _) | (_, None) => None,
-        (_, Some(p)) => Some(refuse(format!(
-            "D3: it is the {}: give Fire, Cast or EndSide; other orders wait for the half-move",
-            p.label()
-        ))),
-    }
 }
 
 /// After an accepted order in a fire phase: it may have changed what each side could do, so
@@ -86,7 +58,7 @@ pub(super) fn check_turn(
 }
 
 /// `EndSide`: the acting side ends its sub-step; the phase goes on (or passes sub-steps).
-fn end_step(world: &mut World) -> Result<(), Refusal> {
+pub(crate) fn end_step(world: &mut World) -> Result<(), Refusal> {
     let Some(step) = current_step(world) else {
         return refuse("D3: no fire phase waits for orders now");
     };
@@ -114,7 +86,7 @@ fn entity_of(entities: &[Entity], i: usize) -> Entity {
 }
 
 /// `Fire`: one shot, checked by `rules::fire`, resolved on the seeded dice.
-fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
+pub(crate) fn fire(world: &mut World, unit: &str, target: &str) -> Result<(), Refusal> {
     let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit)?;
     check_turn(world, &fight, i, SubStep::Fire)?;
@@ -245,7 +217,12 @@ fn note(text: String, v: u32, by: &str) -> Event {
 }
 
 /// `Cast`: one spell, checked by `rules::fire` (D5 included), cast by the melee's resolver.
-fn cast(world: &mut World, unit: &str, spell: &str, target: Option<&str>) -> Result<(), Refusal> {
+pub(crate) fn cast(
+    world: &mut World,
+    unit: &str,
+    spell: &str,
+    target: Option<&str>,
+) -> Result<(), Refusal> {
     let (fight, entities) = kept_fight(world);
     let i = lookup(&fight, unit)?;
     let e = entities[i];

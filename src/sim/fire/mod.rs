@@ -8,7 +8,7 @@
 
 use super::components::*;
 use super::melee::kept_fight;
-use super::orders::Refusal;
+use super::order::Refusal;
 use super::phase::{Phase, TurnState, log_now};
 use super::world::Rules;
 use crate::rules::fire::{self as rf, ShooterFacts, ShotOdds, SubStep};
@@ -18,25 +18,15 @@ use crate::rules::mp::Frac;
 use crate::rules::ruleset::{Activity, Penalty, TroopType};
 use crate::sim::queries::with_query;
 use bevy::prelude::*;
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 mod act;
 
-pub use act::{pre_order, unsettle};
+pub use act::unsettle;
+pub(crate) use act::{cast, end_step, fire as shoot};
 
-/// The sub-step a fire phase waits in: its index among the phase's sub-steps, what is done
-/// in it and by which side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct FireStep {
-    /// 0 … 3 × sides − 1: kinds in D3's order, each for the sides in initiative order.
-    pub index: u8,
-    /// Casting, firing or other activities.
-    pub kind: SubStep,
-    /// The side acting.
-    pub side: u8,
-}
+pub use super::phase::FireStep;
 
 /// What the fire phases remember across sub-steps and into the half-moves.
 #[derive(Resource, Default, Debug)]
@@ -63,7 +53,8 @@ pub struct FireBook {
     could: Vec<(SubStep, u8, bool)>,
 }
 
-fn fire_phase_of(world: &World) -> Option<Phase> {
+/// The fire phase the game is in, if it is in one.
+pub(crate) fn fire_phase_of(world: &World) -> Option<Phase> {
     let p = *world.resource::<State<Phase>>().get();
     matches!(p, Phase::FireFirst | Phase::FireSecond).then_some(p)
 }

@@ -6,7 +6,7 @@
 use super::components::*;
 use super::dice::Dice;
 use super::log::Happening;
-use super::orders::{Order, Refusal};
+use super::order::Refusal;
 use super::phase::{Phase, TurnState, log_events, log_what};
 use super::world::sync_occupancy;
 use crate::level::Level;
@@ -26,7 +26,8 @@ mod rounds;
 
 pub use kept::{KeptFight, build_fight, kept_fight, read_fight};
 
-pub use player::{after_order, calm_berserk, check_can_act, pre_order};
+pub use player::{calm_berserk, check_berserk_carry, check_can_act, stand_up};
+pub(crate) use player::{end_choices, guess_dodge, not_now, pass, pass_side, play_cards};
 pub use rounds::melee_phase;
 use rounds::*;
 
@@ -140,6 +141,13 @@ impl MeleeState {
         v.dedup();
         v
     }
+}
+
+/// True in the TAC phase or the melee rounds while a melee is on: the card orders are the
+/// melee's (D6, D7), whoever is still to choose.
+pub fn in_melee(world: &World, phase: Phase) -> bool {
+    matches!(phase, Phase::Tac | Phase::MeleeRounds)
+        && world.resource::<MeleeState>().stage != Stage::Idle
 }
 
 /// True when the melee waits for a player's cards or guesses.

@@ -7,90 +7,29 @@ pub(super) fn refuse<T>(s: impl Into<String>) -> Result<T, Refusal> {
     Err(Refusal(s.into()))
 }
 
-/// Handles the melee orders (cards, passes, dodge guesses, and `EndSide` in the melee
-/// phases) and the melee's checks on other orders. `None`: the order is not the melee's.
-pub fn pre_order(world: &mut World, order: &Order) -> Option<Result<(), Refusal>> {
-    let phase = *world.resource::<State<Phase>>().get();
-    let in_melee = matches!(phase, Phase::Tac | Phase::MeleeRounds)
-        && world.resource::<MeleeState>().stage != Stage::Idle;
-    match order {
-        Order::PlayCards {
-            unit,
-            tac,
-            tac_target,
-            melee,
-        } => {
-            if !in_melee {
-                return Some(not_now(phase));
-            }
-            Some(play_cards(
-                world,
-                phase,
-                unit,
-                *tac,
-                tac_target.clone(),
-                melee.clone(),
-            ))
-        }
-        Order::Pass { unit } => {
-            if !in_melee {
-                return Some(not_now(phase));
-            }
-            Some(pass(world, phase, unit))
-        }
-        Order::GuessDodge {
-            unit,
-            target,
-            guess,
-        } => {
-            if !in_melee {
-                return Some(not_now(phase));
-            }
-            Some(guess_dodge(world, phase, unit, target, *guess))
-        }
-        Order::PassMelee { side } => {
-            if !in_melee {
-                return Some(not_now(phase));
-            }
-            Some(pass_side(world, phase, side))
-        }
-        Order::EndSide if in_melee => Some(end_choices(world, phase)),
-        Order::Move { unit, .. }
-        | Order::SetGait { unit, .. }
-        | Order::Mount { unit, .. }
-        | Order::Dismount { unit, .. } => check_can_act(world, unit, false).err().map(Err),
-        Order::Activity { unit, activity } => check_can_act(
-            world,
-            unit,
-            *activity == crate::rules::ruleset::Activity::StandUp,
-        )
-        .and_then(|()| {
-            use crate::rules::melee::berserk;
-            let berserk = crate::sim::world::find_figure(world, unit)
-                .and_then(|e| world.get::<CombatStatus>(e))
-                .is_some_and(|c| c.0.berserk);
-            // Only a berserk's carrying needs the field, to see whether he is surrounded.
-            let surrounded = berserk && {
-                let (fight, _) = super::kept_fight(world);
-                fight
-                    .index_of(unit)
-                    .is_some_and(|i| berserk::surrounded(&fight, i))
-            };
-            berserk::carry_ok(berserk, surrounded, *activity).map_err(Refusal)
-        })
-        .err()
-        .map(Err),
-        _ => None,
-    }
+/// A berserk may not carry while surrounded (§6 FEROCITY): the check of an `Activity` beyond
+/// [`check_can_act`]. Only a berserk's carrying needs the field.
+pub fn check_berserk_carry(
+    world: &mut World,
+    unit: &str,
+    activity: crate::rules::ruleset::Activity,
+) -> Result<(), Refusal> {
+    use crate::rules::melee::berserk;
+    let berserk = crate::sim::world::find_figure(world, unit)
+        .and_then(|e| world.get::<CombatStatus>(e))
+        .is_some_and(|c| c.0.berserk);
+    let surrounded = berserk && {
+        let (fight, _) = super::kept_fight(world);
+        fight
+            .index_of(unit)
+            .is_some_and(|i| berserk::surrounded(&fight, i))
+    };
+    berserk::carry_ok(berserk, surrounded, activity).map_err(Refusal)
 }
 
-/// After an accepted order: standing up (D15) gets a figure off the ground.
-pub fn after_order(world: &mut World, order: &Order) {
-    if let Order::Activity {
-        unit,
-        activity: crate::rules::ruleset::Activity::StandUp,
-    } = order
-        && let Some(e) = crate::sim::world::find_figure(world, unit)
+/// Standing up (D15) gets a figure off the ground: the apply of an accepted `StandUp`.
+pub fn stand_up(world: &mut World, unit: &str) {
+    if let Some(e) = crate::sim::world::find_figure(world, unit)
         && let Some(mut c) = world.get_mut::<CombatStatus>(e)
     {
         c.0.posture = Posture::Standing;
@@ -126,7 +65,7 @@ pub fn check_can_act(world: &mut World, unit: &str, standing_up: bool) -> Result
     Ok(())
 }
 
-pub(super) fn not_now(phase: Phase) -> Result<(), Refusal> {
+pub(crate) fn not_now(phase: Phase) -> Result<(), Refusal> {
     refuse(format!(
         "D6/D7: cards are played in the TAC phase and the melee rounds, when a melee waits for them; it is the {}",
         phase.label()
@@ -141,7 +80,7 @@ pub(super) fn fighter_index(world: &World, unit: &str) -> Result<usize, Refusal>
         .ok_or_else(|| Refusal(format!("there is no figure {unit:?}")))
 }
 
-pub(super) fn play_cards(
+pub(crate) fn play_cards(
     world: &mut World,
     phase: Phase,
     unit: &str,
@@ -197,7 +136,7 @@ pub(super) fn play_cards(
     Ok(())
 }
 
-pub(super) fn pass(world: &mut World, phase: Phase, unit: &str) -> Result<(), Refusal> {
+pub(crate) fn pass(world: &mut World, phase: Phase, unit: &str) -> Result<(), Refusal> {
     let i = fighter_index(world, unit)?;
     let t = tables();
     let mut s = world.resource_mut::<MeleeState>();
@@ -231,7 +170,7 @@ pub(super) fn pass(world: &mut World, phase: Phase, unit: &str) -> Result<(), Re
     Ok(())
 }
 
-pub(super) fn guess_dodge(
+pub(crate) fn guess_dodge(
     world: &mut World,
     phase: Phase,
     unit: &str,
@@ -263,7 +202,7 @@ pub(super) fn guess_dodge(
 /// `PassMelee`: every figure of the side passes for the rest of this melee phase — its
 /// choices still to make are passes, its later rounds are played as passes, its dodge guesses
 /// are none. Refused when the side has nothing to choose or guess now.
-pub(super) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(), Refusal> {
+pub(crate) fn pass_side(world: &mut World, phase: Phase, side: &str) -> Result<(), Refusal> {
     let Some(n) = world
         .resource::<TurnState>()
         .side_names
@@ -313,7 +252,7 @@ fn pass_for_good(s: &mut MeleeState, who: &[usize]) {
 
 /// `EndSide` in a melee: nobody is asked again this melee phase. Every figure still to
 /// choose, and every figure in the later card rounds, passes; guesses not made are none.
-pub(super) fn end_choices(world: &mut World, phase: Phase) -> Result<(), Refusal> {
+pub(crate) fn end_choices(world: &mut World, phase: Phase) -> Result<(), Refusal> {
     let mut s = world.resource_mut::<MeleeState>();
     let asked: Vec<usize> = s
         .waiting

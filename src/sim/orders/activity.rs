@@ -4,7 +4,7 @@ use super::mounting::species_rate;
 use super::*;
 use crate::sim::queries::with_query;
 
-pub(super) fn activity_order(
+pub(crate) fn activity_order(
     world: &mut World,
     e: Entity,
     id: &str,
@@ -72,7 +72,7 @@ pub(super) fn activity_order(
 
 /// D4: the side now moving is done; settle diagonal counters (H6) and pass to the next side
 /// or phase.
-pub(super) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
+pub(crate) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
     let side = world.resource::<TurnState>().side_to_move();
     with_query::<(&SideId, &mut Diagonal), (), _>(world, |world, q| {
         for (s, mut d) in q.iter_mut(world) {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::rules::ruleset::{MountRule, Ruleset};
 
-pub(super) fn mount(
+pub(crate) fn mount(
     world: &mut World,
     e: Entity,
     id: &str,
@@ -167,7 +167,7 @@ pub(super) fn species_rate(world: &World, e: Entity) -> Mp {
     }
 }
 
-pub(super) fn dismount(
+pub(crate) fn dismount(
     world: &mut World,
     e: Entity,
     id: &str,

@@ -4,7 +4,7 @@
 //! game's one seeded [`Dice`], logged, and a failure stops the move there.
 
 use super::*;
-use crate::rules::chance::{Gamble, failed};
+use crate::rules::chance::Gamble;
 use crate::sim::dice::Dice;
 use crate::sim::log::Roll;
 
@@ -17,7 +17,7 @@ struct PathRoll {
     fail_spent: Mp,
 }
 
-pub(super) fn do_move(
+pub(crate) fn do_move(
     world: &mut World,
     e: Entity,
     id: &str,
@@ -76,7 +76,7 @@ pub(super) fn do_move(
                         chance = Some(PathRoll {
                             index: i,
                             gamble,
-                            fail_pose: failed(&pose),
+                            fail_pose: pose.failed(),
                             fail_spent: spent + gamble.fail_cost(),
                         });
                     }
@@ -264,13 +264,47 @@ fn apply_pose(world: &mut World, unit: Entity, mover: Entity, pose: &Pose, _from
     }
 }
 
-pub(super) fn set_gait(
+/// A gait change that passed its checks, ready to be written (D5, H2, K1; A10 in `asl`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GaitPlan {
+    /// A steed takes a new gait and the half-move's allowance that goes with it.
+    Steed {
+        /// The mount.
+        mount: Entity,
+        /// Its new gait.
+        gait: Gait,
+        /// Its allowance at that gait.
+        total: Mp,
+    },
+    /// An ASL horse declares a Gallop: `bonus` MF more, and it is CX (A10).
+    AslGallop {
+        /// The horse.
+        mount: Entity,
+        /// The MF the Gallop adds.
+        bonus: Mp,
+    },
+}
+
+/// Checks and applies a gait change.
+pub(crate) fn set_gait(
     world: &mut World,
     e: Entity,
     id: &str,
     gait: Gait,
     phase: Phase,
 ) -> Result<(), Refusal> {
+    let plan = check_gait(world, e, gait, phase)?;
+    apply_gait(world, id, plan, phase);
+    Ok(())
+}
+
+/// The checks of a gait change, writing nothing (D5, H2, K1; A10 in `asl`).
+pub(crate) fn check_gait(
+    world: &World,
+    e: Entity,
+    gait: Gait,
+    phase: Phase,
+) -> Result<GaitPlan, Refusal> {
     let Some(m) = world
         .get::<RidingOn>(e)
         .map(|r| r.0)
@@ -278,15 +312,12 @@ pub(super) fn set_gait(
     else {
         return refuse("H2: only mounts have gaits; a figure on foot walks");
     };
-    let rules = world.resource::<Rules>().0.clone();
-    let gs = world
-        .get::<GaitState>(m)
-        .expect("mounts have a gait")
-        .clone();
+    let rules = &world.resource::<Rules>().0;
+    let gs = world.get::<GaitState>(m).expect("mounts have a gait");
     let a = *world.get::<Allowance>(m).expect("allowance");
     let streak = world.get::<GallopStreak>(m).copied().unwrap_or_default();
     if rules.asl.is_some() {
-        return asl_gallop(world, m, id, gait, &gs, phase);
+        return check_asl_gallop(world, m, gait, gs);
     }
     if a.used_any {
         return refuse("D5: a steed changes speed before it moves in a half-move");
@@ -300,35 +331,62 @@ pub(super) fn set_gait(
     )
     .map_err(|r| Refusal(r.to_string()))?;
     let rate = world.get::<Rate>(m).map_or(Mp::ZERO, |r| r.0);
-    let total = crate::rules::allowance::half_move_allowance(&rules, rate, gait, [])
+    let total = crate::rules::allowance::half_move_allowance(rules, rate, gait, [])
         .map_or(Mp::ZERO, |t| t.total);
-    let mut g = world.get_mut::<GaitState>(m).expect("gait");
-    g.gait = gait;
-    *world.get_mut::<Allowance>(m).expect("allowance") = Allowance {
-        basis: total,
-        left: total,
-        used_any: false,
-    };
-    log_in(
-        world,
-        phase,
-        format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."),
-    );
-    Ok(())
+    Ok(GaitPlan::Steed {
+        mount: m,
+        gait,
+        total,
+    })
+}
+
+/// Writes a checked gait change and logs it.
+pub(crate) fn apply_gait(world: &mut World, id: &str, plan: GaitPlan, phase: Phase) {
+    match plan {
+        GaitPlan::Steed { mount, gait, total } => {
+            world.get_mut::<GaitState>(mount).expect("gait").gait = gait;
+            *world.get_mut::<Allowance>(mount).expect("allowance") = Allowance {
+                basis: total,
+                left: total,
+                used_any: false,
+            };
+            log_in(
+                world,
+                phase,
+                format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."),
+            );
+        }
+        GaitPlan::AslGallop { mount, bonus } => {
+            let mut hm = world.get_mut::<AslHorse>(mount).expect("asl horse");
+            hm.mf.allot += bonus;
+            hm.galloping = true;
+            hm.cx = true;
+            let left = hm.mf.left();
+            let allot = hm.mf.allot;
+            world.get_mut::<GaitState>(mount).expect("gait").gait = Gait::Gallop;
+            let mut a = world.get_mut::<Allowance>(mount).expect("allowance");
+            a.basis = allot;
+            a.left = left;
+            log_in(
+                world,
+                phase,
+                format!(
+                    "{id} declares a Gallop: +{bonus} MF, allotment {allot}, {left} MF available; the horse is CX (A10)."
+                ),
+            );
+        }
+    }
 }
 
 /// A10: declaring a Gallop adds 8 MF at the start of the MPh, 4 during it, and exhausts the
 /// horse; not while CX, not in marsh or water.
-fn asl_gallop(
-    world: &mut World,
+fn check_asl_gallop(
+    world: &World,
     m: Entity,
-    id: &str,
     gait: Gait,
     gs: &GaitState,
-    phase: Phase,
-) -> Result<(), Refusal> {
-    let rules = world.resource::<Rules>().0.clone();
-    let nums = rules.asl.expect("asl");
+) -> Result<GaitPlan, Refusal> {
+    let nums = world.resource::<Rules>().0.asl.expect("asl");
     if gait != Gait::Gallop {
         return refuse("A10: in ASL a horse either moves normally or declares a Gallop");
     }
@@ -348,22 +406,5 @@ fn asl_gallop(
     } else {
         nums.gallop_start
     };
-    let mut hm = world.get_mut::<AslHorse>(m).expect("asl horse");
-    hm.mf.allot += bonus;
-    hm.galloping = true;
-    hm.cx = true;
-    let left = hm.mf.left();
-    let allot = hm.mf.allot;
-    world.get_mut::<GaitState>(m).expect("gait").gait = Gait::Gallop;
-    let mut a = world.get_mut::<Allowance>(m).expect("allowance");
-    a.basis = allot;
-    a.left = left;
-    log_in(
-        world,
-        phase,
-        format!(
-            "{id} declares a Gallop: +{bonus} MF, allotment {allot}, {left} MF available; the horse is CX (A10)."
-        ),
-    );
-    Ok(())
+    Ok(GaitPlan::AslGallop { mount: m, bonus })
 }

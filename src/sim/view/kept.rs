@@ -12,11 +12,11 @@
 use super::{FigQuery, View, fill, link_groups, row_of};
 use crate::rules::board::Board;
 use crate::rules::ruleset::TroopType;
-use crate::sim::action_roll::ActionRolls;
 use crate::sim::changes::{WrittenSince, component_ids};
 use crate::sim::components::*;
 use crate::sim::groups::Groups;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::table_rolls::ActionRolls;
 use crate::sim::world::{Map, Rules};
 use bevy::ecs::change_detection::Tick;
 use bevy::prelude::*;

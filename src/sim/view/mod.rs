@@ -12,8 +12,8 @@ mod kept;
 
 pub use kept::{ViewCache, with_view};
 
-use super::action_roll::{ActionRolls, RollEntry};
 use super::groups::Groups;
+use super::table_rolls::{ActionRolls, RollEntry};
 use crate::rules::board::Board;
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir, GridKind, StandShape};

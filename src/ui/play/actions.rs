@@ -11,7 +11,7 @@ use crate::rules::ruleset::TroopType;
 use crate::sim::components::{
     CarriedBy, Conditions, FigureId, GaitState, Position, RidingOn, SideId, Troop,
 };
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::ui::Selected;
 use crate::ui::bridge::{GameRequest, GameView, Mirror, Mirrors, OrderOutcome};
 use crate::ui::settings::Fractions;

@@ -11,7 +11,7 @@ use super::panels::UiRects;
 use super::reach_view::{CurrentPreview, reach_view_of};
 use crate::rules::grid::Cell;
 use crate::sim::components::{CarriedBy, FigureId, Position, SideId};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::ui::MapLayout;
 use crate::ui::bridge::{ActiveGame, GameView, Mirror};
 use crate::ui::camera::MapCamera;

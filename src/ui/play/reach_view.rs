@@ -11,7 +11,7 @@ use crate::rules::reach::{Reach, ReachEnd};
 use crate::sim::Game;
 use crate::sim::components::{CarriedBy, SideId};
 use crate::sim::motion::reach_of;
-use crate::sim::orders::steps_text;
+use crate::sim::order::steps_text;
 use crate::sim::world::{Map, find_figure};
 use crate::ui::bridge::{ActiveGame, GameView};
 use crate::ui::settings::{Fractions, Settings};

@@ -17,7 +17,7 @@ fn app(seed: u64) -> App {
     let mut g = Game::new(&level, seed);
     // The archers' fire phase (D3) comes first; these tests start at the first half-move.
     while !g.phase().is_half_move() {
-        g.order(&crate::sim::orders::Order::EndSide)
+        g.order(&crate::sim::order::Order::EndSide)
             .expect("ends a fire sub-step");
     }
     headless_app(g, level)
@@ -162,7 +162,7 @@ fn pivots_are_a_facing_step_on_foot_and_a_right_angle_mounted() {
         let last = game.record().orders.last().cloned();
         assert_eq!(
             last,
-            Some(crate::sim::orders::Order::Move {
+            Some(crate::sim::order::Order::Move {
                 unit: id,
                 steps: vec![crate::rules::movement::Step::Pivot(-k)]
             }),

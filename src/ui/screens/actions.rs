@@ -48,10 +48,10 @@ pub enum ScreenAction {
     /// The side passes for the rest of this melee phase.
     PassMelee(u8),
     /// The charge orders (or answers) of the side at the computer, face down.
-    Charges(Vec<crate::sim::orders::Order>),
+    Charges(Vec<crate::sim::order::Order>),
     /// A shot, a spell or the end of the side's turn to act in a fire phase (D3), given at
     /// once.
-    Fire(crate::sim::orders::Order),
+    Fire(crate::sim::order::Order),
 }
 
 /// Actions queued by the egui code this frame.

@@ -17,7 +17,7 @@ use crate::ai::{self, AiLevel, Explanation};
 use crate::level::Control;
 use crate::sim::Game;
 use crate::sim::log::GameLog;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::ui::bridge::OrderOutcome;
 use crate::ui::play::{OrderLock, PlayAction, Selection};
 use crate::ui::settings::side_colour32;

@@ -15,7 +15,7 @@ use crate::sim::charge::{
     ChargeBook, Stage, awaiting_ids, charge_odds, charge_targets, visible, waiting,
 };
 use crate::sim::components::{FigureId, Position, RidingOn, SideId};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::world::find_figure;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;

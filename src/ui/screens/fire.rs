@@ -15,7 +15,7 @@ use crate::sim::charge::visible;
 use crate::sim::components::{FigureId, Position};
 use crate::sim::fire::{cast_odds, current_step, fire_odds, shots_left};
 use crate::sim::melee::kept_fight;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
 use bevy::prelude::*;

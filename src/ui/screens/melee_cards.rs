@@ -12,7 +12,7 @@ use crate::rules::melee::hand::HandCard;
 use crate::sim::Game;
 use crate::sim::log::{GameLog, Happening};
 use crate::sim::melee::{MeleeState, Stage, hand};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use bevy::prelude::World;
 
 /// The melee rules as a [`CardSource`].

@@ -11,7 +11,7 @@ use super::host::GameHost;
 use super::saves::Autosave;
 use crate::level::Control;
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 

@@ -9,7 +9,7 @@ use super::actions::{ScreenAction, ScreenActions, apply_action};
 use super::host::GameHost;
 use crate::level::{Control, Level, LoadErrors, load_level_str};
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::TurnState;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};

@@ -4,7 +4,7 @@
 
 use super::{ASL, game};
 use warhorse::sim::Game;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 use warhorse::sim::snapshot::FigureState;
 

@@ -8,7 +8,7 @@ use bevy::state::app::StatesPlugin;
 use std::path::Path;
 use warhorse::ai::{self, AiLevel};
 use warhorse::level::{Control, Level, load_level_file};
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::TurnState;
 use warhorse::ui::play::{OrderLock, PlayAction, Selection};
 use warhorse::ui::screens::ai_play::{AiLevels, AiPace, Explain, ai_sides_waiting};

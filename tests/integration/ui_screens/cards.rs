@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use std::sync::{Arc, Mutex};
 use warhorse::level::Control;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::{Game, phase::TurnState};
 use warhorse::ui::screens::cards::{
     CardKind, CardPick, CardSource, CardView, Cards, FigureHand, Picks,

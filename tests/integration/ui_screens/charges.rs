@@ -9,7 +9,7 @@ use std::path::Path;
 use warhorse::level::{Control, load_level_file};
 use warhorse::sim::charge::{charge_odds, charge_targets, visible};
 use warhorse::sim::components::SideId;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::Phase;
 use warhorse::sim::world::find_figure;
 use warhorse::ui::screens::charges::{

@@ -6,7 +6,7 @@
 use super::{act, app_of, game};
 use bevy::prelude::*;
 use warhorse::rules::grid::{Cell, GridKind};
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::ui::screens::cards::{CardOverlay, Picks, ready_picks};
 use warhorse::ui::screens::chooser_map::{card_cell, click_chooser};
 use warhorse::ui::screens::{Handover, ScreenAction, ScreenView};

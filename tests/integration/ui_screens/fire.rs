@@ -11,7 +11,7 @@ use warhorse::rules::fire::SubStep;
 use warhorse::sim::charge::awaiting_ids;
 use warhorse::sim::fire::{current_step, fire_odds, shots_left};
 use warhorse::sim::log::GameLog;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::ui::bridge::GameView;
 use warhorse::ui::screens::fire::{FireOverlay, FireView, order_of};
 use warhorse::ui::screens::host::GameHost;

@@ -8,7 +8,7 @@ use bevy::state::app::StatesPlugin;
 use warhorse::ai;
 use warhorse::rules::gait::Gait;
 use warhorse::rules::movement::Step as Move;
-use warhorse::sim::orders::Order;
+use warhorse::sim::order::Order;
 use warhorse::sim::phase::TurnState;
 use warhorse::ui::play::{OrderLock, Selection};
 use warhorse::ui::screens::ai_play::AiPace;

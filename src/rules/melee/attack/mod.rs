@@ -3,7 +3,7 @@
 //! what the defender's card does (parry counter-blows, weapon break, disarm, shield bash,
 //! shield break). [`odds`] gives the desktop game the same numbers the resolver rolls against.
 
-use super::cards::{DodgeDir, MeleeCard, speed_of};
+use super::cards::{MeleeCard, speed_of};
 use super::effects;
 use super::fight::Fight;
 use super::tables::{
@@ -60,23 +60,7 @@ impl Strike {
     }
 }
 
-/// The defensive cards a figure shows this round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Guard {
-    /// WEAPON PARRY.
-    pub parry: bool,
-    /// DESPERATE DEFENSE.
-    pub desperate: bool,
-    /// ACTIVE SHIELD PARRY.
-    pub asp: bool,
-    /// PASSIVE SHIELD PARRY (or nothing at all played).
-    pub psp: bool,
-    /// DODGE.
-    pub dodge: Option<DodgeDir>,
-    /// The automatic dodge of a dog, wolf or cat not charging (§6 DODGE): its dodge bonus
-    /// with no card, no guess, no move and no counter-blow.
-    pub auto_dodge: bool,
-}
+pub use super::deck::Guard;
 
 impl Guard {
     /// This guard with the automatic dodge of figure `i` added when it has one (§6 DODGE:
@@ -138,14 +122,6 @@ pub struct Odds {
     pub weapon: String,
     /// Its class.
     pub class: WeaponClass,
-}
-
-/// The TAC card a figure plays for the TMM: a mount's is its rider's.
-pub fn tac_of(fight: &Fight, i: usize) -> Option<super::cards::TacCard> {
-    let f = &fight.fighters[i];
-    f.state
-        .tac
-        .or_else(|| f.rider.and_then(|r| fight.fighters[r].state.tac))
 }
 
 /// True when `a` is the TMM's attacker against `d`: the later to join a melee attacks; else
@@ -265,8 +241,8 @@ pub fn breakdown(
         ));
     }
     let tmm = t.tmm(
-        tac_of(fight, if tmm_attacker(fight, a, d) { a } else { d }),
-        tac_of(fight, if tmm_attacker(fight, a, d) { d } else { a }),
+        fight.tac_of(if tmm_attacker(fight, a, d) { a } else { d }),
+        fight.tac_of(if tmm_attacker(fight, a, d) { d } else { a }),
     );
     let tm = if tmm_attacker(fight, a, d) {
         tmm.0
@@ -517,6 +493,6 @@ pub fn k2_modifier(fight: &Fight, a: usize) -> i32 {
         return 0;
     }
     let f = &fight.fighters[a];
-    let charging = tac_of(fight, a) == Some(super::cards::TacCard::Charge);
+    let charging = fight.tac_of(a) == Some(super::cards::TacCard::Charge);
     crate::rules::cavalry::melee_modifier(f.troop, f.mounted(), charging)
 }

@@ -3,11 +3,6 @@
 
 use super::*;
 
-/// C8: a mount that moved at canter or faster plays only MOVE in melee.
-pub fn at_speed(f: &Fighter) -> bool {
-    f.is_mount() && f.state.melee_gait.unwrap_or(f.gait) >= Gait::Canter
-}
-
 /// C8: the TAC cards a mounted figure may play at its mount's speed.
 pub fn c8_allows(gait: Gait, card: TacCard) -> bool {
     use TacCard::*;
@@ -16,23 +11,6 @@ pub fn c8_allows(gait: Gait, card: TacCard) -> bool {
         Gait::Canter => matches!(card, Fleche | Retreat),
         Gait::Gallop => matches!(card, Charge | RunAway),
     }
-}
-
-/// A rider's or foot figure's speed for C7/C8: its mount's melee gait.
-pub fn speed_of(fight: &Fight, i: usize) -> Gait {
-    let f = &fight.fighters[i];
-    let m = f.mount.map_or(f, |m| &fight.fighters[m]);
-    m.state.melee_gait.unwrap_or(m.gait)
-}
-
-/// C7, C8: `i` (a rider, or a mount) is in a *full charge*: its steed rode a movement charge
-/// this turn ([`super::fight::CombatState::rode_charge`]) and is still at the gallop (each contact slows it
-/// one category, C8). A steed that merely galloped is in the "Gallop" row, whatever TAC card
-/// it plays.
-pub fn full_charge(fight: &Fight, i: usize) -> bool {
-    let f = &fight.fighters[i];
-    let m = f.mount.map_or(f, |m| &fight.fighters[m]);
-    (f.state.rode_charge || m.state.rode_charge) && speed_of(fight, i) == Gait::Gallop
 }
 
 /// A TAC card's cost: nothing in the TAC phase; 2 blows in the card rounds if it moves the

@@ -430,11 +430,3 @@ pub fn check_play(
     }
     Ok(cost)
 }
-
-/// The spell targets a card names: the caster itself when `None`.
-pub fn spell_target_ok(kind: SpellTarget, same_side: bool) -> bool {
-    match kind {
-        SpellTarget::Friend => same_side,
-        SpellTarget::Enemy => !same_side,
-    }
-}

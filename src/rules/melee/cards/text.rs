@@ -3,7 +3,7 @@
 //! `docs/rules.md`. A card's numbers (chance, damage) are not here: they come from the
 //! resolver, so the face shows exactly what rolls.
 
-use super::{DodgeDir, HorseCard, MeleeCard, MoveStep, TacCard};
+use super::super::deck::{DodgeDir, HorseCard, MeleeCard, MoveStep, TacCard};
 
 impl TacCard {
     /// One line on the card's face: what the card does (§6, D6, D8).
