@@ -115,14 +115,3 @@ pub fn weapon_range(weapon: &str) -> i32 {
 pub fn is_missile(weapon: &str) -> bool {
     weapon_range(weapon) > 2
 }
-
-/// True when `text` says the figure `id` (or its mount) retreats or runs away.
-pub fn names_retreat(text: &str, id: &str) -> bool {
-    let id_char = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-    text.match_indices(id).any(|(at, _)| {
-        let before_ok = text[..at].chars().next_back().is_none_or(|c| !id_char(c));
-        let rest = &text[at + id.len()..];
-        let rest = rest.strip_prefix(".mount").unwrap_or(rest);
-        before_ok && (rest.starts_with(" RETREATS") || rest.starts_with(" RUNS AWAY"))
-    })
-}

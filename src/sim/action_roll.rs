@@ -13,14 +13,14 @@
 
 use super::dice::Dice;
 use super::groups::Groups;
-use super::log::{GameLog, LogEntry, Roll};
+use super::log::{GameLog, Happening, LogEntry, Roll};
 use super::order::Refusal;
 use super::phase::{Phase, TurnState, log_line};
 use super::view::{FigView, View};
 use crate::rules::actions::{self as table, Band, Conduct, is_running};
 use crate::rules::gait::Gait;
 use crate::rules::grid::Cell;
-use crate::rules::risk::{RiskTerms, in_cover, names_retreat, on_flank_or_rear, weapon_range};
+use crate::rules::risk::{RiskTerms, in_cover, on_flank_or_rear, weapon_range};
 use bevy::prelude::*;
 
 pub use super::table_rolls::{ActionRolls, RollEntry};
@@ -161,9 +161,9 @@ fn in_range_of(view: &View, enemy: &FigView, target: Cell) -> bool {
 }
 
 /// True when one of `members` (figure ids; a mount's id is its rider's followed by `.mount`)
-/// retreated from a melee in turn `turn - 1`: the melee's log line for a RETREAT or RUN AWAY
-/// that moved it ("`id` RETREATS in good order …", "`id` RUNS AWAY …"). The log is public:
-/// every player reads it (I4). *Our reading* of "retreating as a result of melee" (I1): a
+/// retreated from a melee in turn `turn - 1`: a result of the melee whose happening says a
+/// RETREAT or RUN AWAY moved it (`Happening::Result`'s `retreated`, set by the rules' event,
+/// never read from the words). The log is public: every player reads it (I4). *Our reading* of "retreating as a result of melee" (I1): a
 /// retreat the TAC cards carried out, whether chosen or forced by KEEP DISTANCE; a stagger's
 /// push of one cell is not a retreat.
 pub fn retreated_from_melee(log: &[LogEntry], members: &[String], turn: u32) -> bool {
@@ -173,10 +173,19 @@ pub fn retreated_from_melee(log: &[LogEntry], members: &[String], turn: u32) -> 
     log.iter()
         .rev()
         .take_while(|e| e.turn >= last)
-        .filter(|e| {
-            e.turn == last && (e.text.contains(" RETREATS") || e.text.contains(" RUNS AWAY"))
+        .filter(|e| e.turn == last)
+        .filter_map(|e| match &e.what {
+            Happening::Result {
+                retreated: Some(f), ..
+            } => Some(f),
+            _ => None,
         })
-        .any(|e| members.iter().any(|id| names_retreat(&e.text, id)))
+        .any(|f| {
+            // A mount's fight id is its rider's with `.mount`: the unit's member is the rider.
+            members
+                .iter()
+                .any(|id| f == id || f.strip_suffix(".mount") == Some(id.as_str()))
+        })
 }
 
 /// I1 for unit `g` of the view, `retreated` telling whether a member retreated from melee

@@ -123,6 +123,9 @@ pub enum Happening {
     Result {
         /// Figure ids, first named first, each once.
         named: Vec<String>,
+        /// The figure (fight id) a TAC card carried back from the melee in it, if any: I1's
+        /// "retreating as a result of melee", read next turn.
+        retreated: Option<String>,
     },
     /// The cards are faced but for the DODGE cards, and these figures must first guess which
     /// way these enemies dodge (D7): (guesser, dodger) pairs.
@@ -148,6 +151,7 @@ impl Happening {
         }
         if let Some(r) = ev.rolls.first()
             && let (Some(chance), Some(at)) = (r.chance, &r.at)
+            && ev.retreat.is_none()
         {
             return Happening::RollToHit {
                 by: r.by.clone(),
@@ -166,7 +170,10 @@ impl Happening {
                 named.push(w.to_string());
             }
         }
-        Happening::Result { named }
+        Happening::Result {
+            named,
+            retreated: ev.retreat.clone(),
+        }
     }
 }
 

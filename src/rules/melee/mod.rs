@@ -115,6 +115,11 @@ pub struct Event {
     /// draws them from data (issue 29).
     #[serde(skip)]
     pub faced: Option<Faced>,
+    /// The figure a TAC card carried back from the melee (RETREAT, RUN AWAY, or KEEP
+    /// DISTANCE falling back), by its fight id: what I1's "retreating as a result of melee"
+    /// reads next turn, as data rather than from the words (issue 29).
+    #[serde(skip)]
+    pub retreat: Option<String>,
 }
 
 impl Event {
@@ -124,7 +129,14 @@ impl Event {
             text: text.into(),
             rolls: Vec::new(),
             faced: None,
+            retreat: None,
         }
+    }
+
+    /// This event with `id` carried back from the melee by its TAC card (I1 reads it).
+    pub fn retreating(mut self, id: String) -> Event {
+        self.retreat = Some(id);
+        self
     }
 
     /// An event decided by one d100 that is not a roll to hit (a fire table's roll, a
@@ -140,6 +152,7 @@ impl Event {
                 at: None,
             }],
             faced: None,
+            retreat: None,
         }
     }
 
@@ -149,6 +162,7 @@ impl Event {
             text: faced.to_string(),
             rolls: Vec::new(),
             faced: Some(faced),
+            retreat: None,
         }
     }
 }
@@ -253,6 +267,7 @@ impl<'d, D: Dice> Roller<'d, D> {
             text: text.into(),
             rolls: std::mem::take(&mut self.rolls),
             faced: None,
+            retreat: None,
         });
     }
 }

@@ -264,7 +264,11 @@ pub fn resolve<D: Dice>(
             let target = c.tac_target.as_deref().and_then(|x| fight.index_of(x));
             let (text, did) = moves::tac_move(fight, t, i, card, target, tac_phase);
             moved[i] = did;
-            out.push(Event::say(text));
+            let mut ev = Event::say(text);
+            if did && matches!(card, TacCard::Retreat | TacCard::RunAway) {
+                ev = ev.retreating(fight.fighters[i].id.clone());
+            }
+            out.push(ev);
             if !tac_phase {
                 let cost = if did && card.moves() { 2 } else { 1 };
                 let f = &mut fight.fighters[i];
@@ -299,7 +303,8 @@ pub fn resolve<D: Dice>(
             if did && !tac_phase {
                 fight.fighters[k].blows -= 1;
             }
-            out.push(Event::say(format!("KEEP DISTANCE: {text}")));
+            let ev = Event::say(format!("KEEP DISTANCE: {text}"));
+            out.push(if did { ev.retreating(id) } else { ev });
         }
     }
     // Joining a melee (D8): later joiners are the TMM's attackers; a figure already in melee

@@ -99,7 +99,9 @@ fn faced_cards(choice: &Choice) -> Vec<CardView> {
 fn about<'a>(line: &'a LogEntry, ids: &[String]) -> Option<&'a str> {
     match &line.what {
         Happening::RollToHit { by, .. } => Some(by),
-        Happening::Result { named } => named.iter().find(|n| ids.contains(n)).map(String::as_str),
+        Happening::Result { named, .. } => {
+            named.iter().find(|n| ids.contains(n)).map(String::as_str)
+        }
         _ => None,
     }
 }
@@ -492,7 +494,10 @@ mod tests {
             hit("d", "c", 80),
             line(
                 "The melee goes on.",
-                Happening::Result { named: Vec::new() },
+                Happening::Result {
+                    named: Vec::new(),
+                    retreated: None,
+                },
             ),
         ];
         let refs: Vec<&LogEntry> = results.iter().collect();

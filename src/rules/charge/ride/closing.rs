@@ -77,6 +77,12 @@ pub(super) fn closing_moves<D: Dice>(
             out,
             format!("As {id}'s horse closes, {tid} turns up {keep} (C5): {text}"),
         );
+        if moved
+            && matches!(card, TacCard::Retreat | TacCard::RunAway)
+            && let Some(ev) = out.last_mut()
+        {
+            ev.retreat = Some(fight.fighters[tg].id.clone());
+        }
         if moved {
             l.walker.figs = figs_of(fight);
             l.walker.recheck();
