@@ -9,6 +9,7 @@
 //! in [`Timing`], and never part of what a test compares.
 
 use super::AiLevel;
+use super::plain::Plain;
 use crate::level::Level;
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
@@ -99,6 +100,9 @@ pub struct BoutResult {
     pub refused: usize,
     /// The first few refusals, with their reasons.
     pub refusals: Vec<String>,
+    /// Orders of a scripted side ([`super::plain`]) the rules refused (counted apart from
+    /// the AI's; its refusals are among `refusals`, marked "script").
+    pub script_refused: usize,
     /// The actions-table rolls of the game, and how many carried each telling term.
     pub rolls: RollTally,
     /// Where the time went (not part of the result).
@@ -247,6 +251,20 @@ pub fn play_game(
     levels: &[AiLevel],
     fixed: Option<Fixed>,
 ) -> (BoutResult, Game) {
+    play_scripted(level, seed, turns, levels, fixed, None)
+}
+
+/// [`play_game`] with one side played by a plain plan ([`super::plain::Plain`]) instead of
+/// the computer: that side is seated as a human is (no computer strength), and its
+/// `levels` entry only labels it in the standings.
+pub fn play_scripted(
+    level: &Level,
+    seed: u64,
+    turns: u32,
+    levels: &[AiLevel],
+    fixed: Option<Fixed>,
+    mut plain: Option<Plain>,
+) -> (BoutResult, Game) {
     let t0 = Instant::now();
     let mut game = Game::new(level, seed);
     let n = game.app.world().resource::<TurnState>().sides;
@@ -254,11 +272,14 @@ pub fn play_game(
         .map(|s| levels.get(s).copied().unwrap_or_default())
         .collect();
     for (s, &l) in levels.iter().enumerate() {
-        super::set_level(&mut game, s as u8, l);
+        if plain.as_ref().is_none_or(|p| usize::from(p.side) != s) {
+            super::set_level(&mut game, s as u8, l);
+        }
     }
     let start = standings(&mut game, &levels, None);
     let mut timing = Timing::default();
     let (mut orders, mut refused, mut refusals) = (0usize, 0usize, Vec::new());
+    let mut script_refused = 0usize;
     // A guard against a game that never ends (melee rounds ask every engaged figure each
     // round, so a turn can take thousands of orders).
     let cap = (turns as usize + 1) * 20_000;
@@ -280,8 +301,19 @@ pub fn play_game(
             break;
         };
         let ta = Instant::now();
-        let order = super::next_order(&mut game, side).unwrap_or(Order::EndSide);
-        let ai = ta.elapsed();
+        let script = plain.as_mut().filter(|p| p.side == side);
+        let by_script = script.is_some();
+        let order = match script {
+            Some(p) => p.next_order(&mut game),
+            None => super::next_order(&mut game, side),
+        }
+        .unwrap_or(Order::EndSide);
+        // The script's thinking is not the AI's time.
+        let ai = if by_script {
+            Duration::ZERO
+        } else {
+            ta.elapsed()
+        };
         let tr = Instant::now();
         let scripted = fixed
             .filter(|f| f.side == side)
@@ -304,9 +336,17 @@ pub fn play_game(
         timing.turn_ai_us[t - 1] += micros(ai);
         orders += 1;
         if let Err(why) = r {
-            refused += 1;
+            if by_script {
+                script_refused += 1;
+            } else {
+                refused += 1;
+            }
             if refusals.len() < 10 {
-                refusals.push(format!("turn {turn}, {}: {order}: {why}", phase.label()));
+                let who = if by_script { "script, " } else { "" };
+                refusals.push(format!(
+                    "{who}turn {turn}, {}: {order}: {why}",
+                    phase.label()
+                ));
             }
             if order == Order::EndSide {
                 result = Some((None, format!("the side could not end its half-move: {why}")));
@@ -339,6 +379,7 @@ pub fn play_game(
         orders,
         refused,
         refusals,
+        script_refused,
         rolls: RollTally::of(&game),
         timing,
     };

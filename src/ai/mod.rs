@@ -21,6 +21,7 @@ pub mod field;
 pub mod fire;
 pub mod imagine;
 pub mod look;
+pub mod plain;
 pub mod plan;
 #[cfg(test)]
 mod speed_tests;

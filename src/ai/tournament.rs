@@ -9,7 +9,8 @@
 //! counts where the normal approximation does not.
 
 use super::AiLevel;
-use super::bout::{BoutResult, Fixed, RollTally, play_fixed};
+use super::bout::{BoutResult, Fixed, RollTally, play_scripted};
+use super::plain::{Plain, Plan};
 use crate::level::Level;
 use serde::Serialize;
 
@@ -26,6 +27,8 @@ pub struct Tally {
     pub draws: usize,
     /// Orders the rules refused (the AI should give none).
     pub refused: usize,
+    /// Orders of a scripted opponent ([`super::plain`]) the rules refused.
+    pub script_refused: usize,
     /// The actions-table rolls, and those with an enemy on a flank or the rear (I1).
     pub rolls: RollTally,
     /// AI microseconds of each turn of both sides, over every game.
@@ -58,6 +61,7 @@ impl Tally {
             Some(_) => self.a_wins += 1,
         }
         self.refused += r.refused;
+        self.script_refused += r.script_refused;
         self.rolls = self.rolls + r.rolls;
         self.turn_us.extend(&r.timing.turn_ai_us);
     }
@@ -69,6 +73,7 @@ impl Tally {
         self.a_wins += o.a_wins;
         self.draws += o.draws;
         self.refused += o.refused;
+        self.script_refused += o.script_refused;
         self.rolls = self.rolls + o.rolls;
         self.turn_us.extend(&o.turn_us);
     }
@@ -103,7 +108,8 @@ pub fn turn_times(us: &[u64]) -> Option<(f64, u64, u64)> {
 }
 
 /// Who plays: the opponent `a`, the strength under test `b`, and whether `a` plays under the
-/// fixed counter-strategy of the exploitation test ([`Fixed::back_and_parry`]).
+/// fixed counter-strategy of the exploitation test ([`Fixed::back_and_parry`]) or is
+/// replaced by a scripted plain plan ([`Plan`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Matchup {
     /// The opponent.
@@ -112,6 +118,8 @@ pub struct Matchup {
     pub b: AiLevel,
     /// `a` guesses every dodge Back and meets every charge with a WEAPON PARRY.
     pub a_fixed: bool,
+    /// `a`'s side is played by this plain plan, not the computer (`a` is then unused).
+    pub a_plan: Option<Plan>,
 }
 
 impl Matchup {
@@ -121,6 +129,7 @@ impl Matchup {
             a,
             b,
             a_fixed: false,
+            a_plan: None,
         }
     }
 }
@@ -135,7 +144,12 @@ pub fn play_level(
     turns: u32,
     jobs: usize,
 ) -> Tally {
-    let Matchup { a, b, a_fixed } = m;
+    let Matchup {
+        a,
+        b,
+        a_fixed,
+        a_plan,
+    } = m;
     let games: Vec<(u64, usize)> = (0..pairs as u64)
         .flat_map(|i| [(seed.wrapping_add(i), 1), (seed.wrapping_add(i), 0)])
         .collect();
@@ -150,7 +164,9 @@ pub fn play_level(
                             let seats = if b_side == 1 { [a, b] } else { [b, a] };
                             let a_side = 1 - b_side as u8;
                             let fixed = a_fixed.then(|| Fixed::back_and_parry(a_side));
-                            (play_fixed(level, s, turns, &seats, fixed), b_side)
+                            let plain = a_plan.map(|p| Plain::new(p, a_side));
+                            let (r, _) = play_scripted(level, s, turns, &seats, fixed, plain);
+                            (r, b_side)
                         })
                         .collect::<Vec<_>>()
                 })

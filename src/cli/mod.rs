@@ -120,6 +120,14 @@ pub enum Command {
         /// charge with STAND GROUND and WEAPON PARRY, whatever its AI would choose.
         #[arg(long)]
         a_fixed: bool,
+        /// The opponent is a scripted plain plan instead of the computer: rush, hold or
+        /// flank (see docs/ai.md, "The gauntlet"). It never rolls on the actions table.
+        #[arg(long, value_parser = parse_plan, conflicts_with = "a_fixed")]
+        a_plan: Option<crate::ai::plain::Plan>,
+        /// The gauntlet: `b` against rush, hold, flank and the fixed counter (at `a`) in
+        /// turn, a table each, then every opponent pooled.
+        #[arg(long, conflicts_with_all = ["a_fixed", "a_plan"])]
+        gauntlet: bool,
         /// Threads (default: the machine's cores).
         #[arg(long)]
         jobs: Option<usize>,
@@ -127,6 +135,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Parses a plain plan's name for clap.
+fn parse_plan(s: &str) -> Result<crate::ai::plain::Plan, String> {
+    crate::ai::plain::Plan::parse(s)
+        .ok_or_else(|| format!("unknown plan {s:?}: expected rush, hold or flank"))
 }
 
 /// Parses an AI level name for clap.
@@ -188,6 +202,8 @@ pub fn main() -> i32 {
             a,
             b,
             a_fixed,
+            a_plan,
+            gauntlet,
             jobs,
             json,
         }) => tournament::run(&tournament::TournamentArgs {
@@ -198,6 +214,8 @@ pub fn main() -> i32 {
             a,
             b,
             a_fixed,
+            a_plan,
+            gauntlet,
             jobs: jobs.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),

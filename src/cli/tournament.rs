@@ -4,7 +4,9 @@
 //! turn, in the last columns, is the one thing that differs from run to run.
 
 use crate::ai::AiLevel;
+use crate::ai::plain::Plan;
 use crate::ai::tournament::{Matchup, Tally, play_level, turn_times};
+use crate::level::Level;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -25,6 +27,11 @@ pub struct TournamentArgs {
     pub b: AiLevel,
     /// The opponent plays the exploitation test's fixed counter-strategy.
     pub a_fixed: bool,
+    /// The opponent is a scripted plain plan instead of the computer at `a`.
+    pub a_plan: Option<Plan>,
+    /// The gauntlet: `b` against every plain plan and the fixed counter in turn, a table
+    /// each, then one line per opponent pooled over the levels.
+    pub gauntlet: bool,
     /// Threads.
     pub jobs: usize,
     /// JSON output.
@@ -45,6 +52,8 @@ struct Out {
     a: AiLevel,
     b: AiLevel,
     a_fixed: bool,
+    /// The scripted plan that played `a`'s side, if any.
+    a_plan: Option<Plan>,
     seed: u64,
     pairs: u32,
     rows: Vec<Row>,
@@ -79,20 +88,69 @@ pub fn run(args: &TournamentArgs) -> i32 {
     let mut loaded = Vec::new();
     for f in &files {
         match super::load_or_report(f) {
-            Ok(l) => loaded.push((f, l)),
+            Ok(l) => loaded.push((f.clone(), l)),
             Err(code) => return code,
         }
     }
+    let matchups: Vec<TournamentArgs> = if args.gauntlet {
+        Plan::ALL
+            .into_iter()
+            .map(|p| TournamentArgs {
+                a_plan: Some(p),
+                a_fixed: false,
+                ..args.clone()
+            })
+            .chain([TournamentArgs {
+                a_plan: None,
+                a_fixed: true,
+                ..args.clone()
+            }])
+            .collect()
+    } else {
+        vec![args.clone()]
+    };
+    let mut outs = Vec::new();
+    for m in &matchups {
+        outs.push(one_matchup(m, &loaded));
+    }
+    if args.json {
+        let r = if args.gauntlet {
+            super::emit_json(&outs)
+        } else {
+            super::emit_json(&outs[0])
+        };
+        return match r {
+            Ok(()) => 0,
+            Err(code) => code,
+        };
+    }
+    if args.gauntlet {
+        super::emit(&gauntlet_summary(args, &outs));
+    }
+    0
+}
+
+/// Who `a` is, in words.
+fn opponent(args: &TournamentArgs) -> String {
+    match args.a_plan {
+        Some(p) => format!("{p} (scripted)"),
+        None => args.a.to_string(),
+    }
+}
+
+/// Plays one matchup on every level, printing its table as it goes unless `json`.
+fn one_matchup(args: &TournamentArgs, loaded: &[(PathBuf, Level)]) -> Out {
     if !args.json {
         super::emit(&header(args));
     }
     let mut rows = Vec::new();
     let mut pooled = Tally::default();
-    for (file, level) in &loaded {
+    for (file, level) in loaded {
         let m = Matchup {
             a: args.a,
             b: args.b,
             a_fixed: args.a_fixed,
+            a_plan: args.a_plan,
         };
         let tally = play_level(level, m, args.seed, args.pairs, args.turns, args.jobs);
         pooled.merge(&tally);
@@ -113,23 +171,55 @@ pub fn run(args: &TournamentArgs) -> i32 {
         share: pooled.b_share(),
         tally: pooled,
     };
-    if args.json {
-        let out = Out {
-            a: args.a,
-            b: args.b,
-            a_fixed: args.a_fixed,
-            seed: args.seed,
-            pairs: args.pairs,
-            rows,
-            pooled,
-        };
-        return match super::emit_json(&out) {
-            Ok(()) => 0,
-            Err(code) => code,
-        };
+    if !args.json {
+        super::emit(&line(&format!("**{}**", pooled.level), &pooled.tally));
+        super::emit("\n");
     }
-    super::emit(&line(&format!("**{}**", pooled.level), &pooled.tally));
-    0
+    Out {
+        a: args.a,
+        b: args.b,
+        a_fixed: args.a_fixed,
+        a_plan: args.a_plan,
+        seed: args.seed,
+        pairs: args.pairs,
+        rows,
+        pooled,
+    }
+}
+
+/// The gauntlet's last table: each opponent pooled over the levels.
+fn gauntlet_summary(args: &TournamentArgs, outs: &[Out]) -> String {
+    let mut s = format!(
+        "The gauntlet, pooled over the levels: {b}'s share of the decided games [95% Wilson].\n\n\
+         | opponent | games | {b} wins | opponent wins | draws | {b}'s share [95%] | AI refused | script refused |\n\
+         |---|---|---|---|---|---|---|---|\n",
+        b = args.b
+    );
+    for o in outs {
+        let t = &o.pooled.tally;
+        let who = match o.a_plan {
+            Some(p) => format!("{p} (scripted)"),
+            None => format!("{} fixed", o.a),
+        };
+        s.push_str(&format!(
+            "| {who} | {} | {} | {} | {} | {} | {} | {} |\n",
+            t.games,
+            t.b_wins,
+            t.a_wins,
+            t.draws,
+            share_text(t),
+            t.refused,
+            t.script_refused
+        ));
+    }
+    s
+}
+
+fn share_text(t: &Tally) -> String {
+    match t.b_share() {
+        Some((p, lo, hi)) => format!("{:.1}% [{:.1}–{:.1}]", p * 100.0, lo * 100.0, hi * 100.0),
+        None => "—".into(),
+    }
 }
 
 fn header(args: &TournamentArgs) -> String {
@@ -137,9 +227,10 @@ fn header(args: &TournamentArgs) -> String {
         "{b} against {a}{fixed}: seeds {s}–{e}, each played with {b} on either side; at most {t} turns.\n\
          Share: {b}'s wins of the decided games, with the 95% Wilson interval. \
          AI ms: a turn of both sides (mean / 99th percentile / worst; differs from run to run).\n\n\
+         Refused: the AI's refused orders / the script's (a scripted opponent only).\n\n\
          | level | games | {b} wins | {a} wins | draws | {b}'s share [95%] | refused | flank or rear | AI ms a turn |\n\
          |---|---|---|---|---|---|---|---|---|\n",
-        a = args.a,
+        a = opponent(args),
         b = args.b,
         fixed = if args.a_fixed {
             " (fixed: every dodge guessed Back, every charge met with a weapon parry)"
@@ -153,10 +244,7 @@ fn header(args: &TournamentArgs) -> String {
 }
 
 fn line(name: &str, t: &Tally) -> String {
-    let share = match t.b_share() {
-        Some((p, lo, hi)) => format!("{:.1}% [{:.1}–{:.1}]", p * 100.0, lo * 100.0, hi * 100.0),
-        None => "—".into(),
-    };
+    let share = share_text(t);
     let flank = if t.rolls.rolls == 0 {
         "—".into()
     } else {
@@ -177,7 +265,7 @@ fn line(name: &str, t: &Tally) -> String {
         None => "—".into(),
     };
     format!(
-        "| {name} | {} | {} | {} | {} | {share} | {} | {flank} | {time} |\n",
-        t.games, t.b_wins, t.a_wins, t.draws, t.refused
+        "| {name} | {} | {} | {} | {} | {share} | {} / {} | {flank} | {time} |\n",
+        t.games, t.b_wins, t.a_wins, t.draws, t.refused, t.script_refused
     )
 }
