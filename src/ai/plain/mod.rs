@@ -45,7 +45,7 @@ use crate::rules::melee::cards::TacCard;
 use crate::rules::victory::Objective;
 use crate::sim::Game;
 use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::{FigView, View};
 use serde::Serialize;

@@ -5,7 +5,7 @@ use super::{Plain, Plan, hold, nearest_enemy_dist};
 use crate::ai::{self, AiLevel};
 use crate::level::{Level, default_level, load_level_file};
 use crate::sim::Game;
-use crate::sim::orders::Order;
+use crate::sim::order::Order;
 use crate::sim::phase::TurnState;
 use crate::sim::view::View;
 use std::path::Path;
