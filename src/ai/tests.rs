@@ -810,7 +810,10 @@ fn i1_the_roll_counts_a_retreat_from_last_turns_melee() {
             "TAC phase",
             "a RETREATS in good order from (2,1) to (1,1), facing E.".into(),
             None,
-            crate::sim::log::Happening::Told,
+            crate::sim::log::Happening::Result {
+                named: vec!["a".into()],
+                retreated: Some("a".into()),
+            },
         ));
     for unit in ["a", "b"] {
         g.order(&Order::ActionRoll { unit: unit.into() })
