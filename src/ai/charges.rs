@@ -212,21 +212,10 @@ pub fn next_charge_order(
     }
     let stage = world.get_resource::<ChargeBook>().map(|b| b.stage)?;
     let waiting = waiting_of(world, side, &view);
-    let Some(id) = waiting.iter().find(|id| !tried.contains(*id)).cloned() else {
-        // Asked again for a figure whose order was refused: the plainest legal answer, once.
-        let id = waiting
-            .into_iter()
-            .find(|id| tried.insert(format!("{id} (again)")))?;
-        return Some(match stage {
-            Stage::Declaring => Order::NoCharge { unit: id },
-            _ => Order::AnswerCharge {
-                unit: id,
-                tac: TacCard::StandGround,
-                reply: Reply::DeliverBlow,
-            },
-        });
+    let id = match next_to_order(waiting, tried, stage)? {
+        Next::Choose(id) => id,
+        Next::Plain(order) => return Some(order),
     };
-    tried.insert(id.clone());
     let strong = level != AiLevel::Table
         && view
             .figs
@@ -238,4 +227,37 @@ pub fn next_charge_order(
         Stage::Declaring => declaration(world, &view, &id, level, strong),
         _ => answer(world, &view, &id, strong),
     })
+}
+
+/// Whose charge orders or answer to give next (D2, C1, C5).
+pub(super) enum Next {
+    /// A figure not asked yet: choose its orders (it is marked as tried).
+    Choose(String),
+    /// Every waiting figure was tried and one is asked again because its order was refused:
+    /// the plainest legal order for it, once.
+    Plain(Order),
+}
+
+/// The next of `waiting` to give charge orders or an answer for; `None` when each was tried
+/// and answered plainly already.
+pub(super) fn next_to_order(
+    waiting: Vec<String>,
+    tried: &mut BTreeSet<String>,
+    stage: Stage,
+) -> Option<Next> {
+    if let Some(id) = waiting.iter().find(|id| !tried.contains(*id)).cloned() {
+        tried.insert(id.clone());
+        return Some(Next::Choose(id));
+    }
+    let id = waiting
+        .into_iter()
+        .find(|id| tried.insert(format!("{id} (again)")))?;
+    Some(Next::Plain(match stage {
+        Stage::Declaring => Order::NoCharge { unit: id },
+        _ => Order::AnswerCharge {
+            unit: id,
+            tac: TacCard::StandGround,
+            reply: Reply::DeliverBlow,
+        },
+    }))
 }

@@ -297,22 +297,10 @@ impl Plain {
             .into_iter()
             .filter(|id| view.figs.iter().any(|f| &f.id == id && f.side == self.side))
             .collect();
-        let tried = &mut self.memo.tried;
-        let Some(id) = waiting.iter().find(|id| !tried.contains(*id)).cloned() else {
-            // Asked again for a figure whose order was refused: the plainest answer, once.
-            let id = waiting
-                .into_iter()
-                .find(|id| tried.insert(format!("{id} (again)")))?;
-            return Some(match stage {
-                Stage::Declaring => Order::NoCharge { unit: id },
-                _ => Order::AnswerCharge {
-                    unit: id,
-                    tac: TacCard::StandGround,
-                    reply: Reply::DeliverBlow,
-                },
-            });
+        let id = match crate::ai::charges::next_to_order(waiting, &mut self.memo.tried, stage)? {
+            crate::ai::charges::Next::Choose(id) => id,
+            crate::ai::charges::Next::Plain(order) => return Some(order),
         };
-        tried.insert(id.clone());
         if stage != Stage::Declaring {
             return Some(Order::AnswerCharge {
                 unit: id,
