@@ -122,9 +122,8 @@ fn attacks(target: &str) -> [MeleeCard; 4] {
 }
 
 /// The baseline's play: the table's TAC card, and the plainest blow the figure can pay for at
-/// the nearest enemy it can reach; in the card rounds, out of reach, the table's closing TAC
-/// card to join again (D8); else it passes (PASSIVE SHIELD PARRY, or the first card D7's six
-/// in a row leave it). A missile is fired only at the nearest
+/// the nearest enemy it can reach; else it passes (PASSIVE SHIELD PARRY, or the first card
+/// D7's six in a row leave it). A missile is fired only at the nearest
 /// enemy (I3: uncommanded units shoot only at the nearest enemy, figure to figure); a blow
 /// may go to a farther one when the nearest is out of its reach.
 pub fn baseline_play(
@@ -140,22 +139,6 @@ pub fn baseline_play(
             .into_iter()
             .map(|(c, x)| (Some(c), x))
             .chain([(None, None)])
-            .collect()
-    } else if !fight.engaged(i, t) {
-        // D8: out of reach in the card rounds (a bash or a dodge broke contact, or it stands
-        // near a melee), it may join with a TAC card that closes — after any blow or shot it
-        // could make without one. Only the cards that move it in: STAND GROUND or RETREAT
-        // would cost a blow and change nothing here.
-        [(None, None)]
-            .into_iter()
-            .chain(
-                tac_options(fight, t, i, intent, foes.first().copied())
-                    .into_iter()
-                    .filter(|(c, _)| {
-                        matches!(c, TacCard::Close | TacCard::Fleche | TacCard::Charge)
-                    })
-                    .map(|(c, x)| (Some(c), x)),
-            )
             .collect()
     } else {
         vec![(None, None)]
