@@ -122,7 +122,8 @@ fn attacks(target: &str) -> [MeleeCard; 4] {
 }
 
 /// The baseline's play: the table's TAC card, and the plainest blow the figure can pay for at
-/// the nearest enemy it can reach; else it passes. A missile is fired only at the nearest
+/// the nearest enemy it can reach; else it passes (PASSIVE SHIELD PARRY, or the first card
+/// D7's six in a row leave it). A missile is fired only at the nearest
 /// enemy (I3: uncommanded units shoot only at the nearest enemy, figure to figure); a blow
 /// may go to a farther one when the nearest is out of its reach.
 pub fn baseline_play(
@@ -180,7 +181,9 @@ pub fn baseline_play(
             }
         }
     }
-    Choice::default()
+    // Nothing to strike with: it passes — PASSIVE SHIELD PARRY, or, when D7 forbids a
+    // seventh in a row (in reach or not), the first card it may play, else its blows are lost.
+    flow::pass_play(fight, t, i, tac_phase)
 }
 
 /// Imagined card rounds after the one being chosen.

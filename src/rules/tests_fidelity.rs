@@ -972,3 +972,88 @@ fn seed_003_every_figure_rule_has_a_template() {
         "the man-at-arms comes with his shield slung"
     );
 }
+
+/// Seed 003 (D7, D8): "Repeat steps #1 and #4 until all blows are exhausted", step #4 letting
+/// figures not in contact "that might possibly come into contact" with a move of 3" in the
+/// card rounds play a TAC card. Two footmen a bash has pushed apart, both with blows and two
+/// cells between them, can close again: the melee goes on. Out of a 3" move of contact, or
+/// out of blows, it ends.
+#[test]
+fn d7_card_rounds_go_on_until_blows_are_spent_while_figures_can_close() {
+    use crate::rules::melee::flow::melee_on;
+    use crate::rules::melee::tables::tables;
+    // Two empty cells between (2"): a 3" move reaches contact.
+    let mut f = apart(8);
+    assert!(melee_on(&f, tables()), "2\" apart, both with blows");
+    // Three empty cells (3"): still within a 3" move.
+    assert!(melee_on(&apart(9), tables()));
+    // Four (4"): out of reach of a join.
+    assert!(!melee_on(&apart(10), tables()));
+    // All blows exhausted: the rounds end.
+    f.fighters[0].blows = 0;
+    f.fighters[1].blows = 0;
+    assert!(!melee_on(&f, tables()));
+}
+
+/// Two footmen of the `destrier` ruleset on a square grid, facing each other along a row,
+/// `a` at x = 5 and `b` at `x`, in card round 3 of a melee phase.
+fn apart(x: i32) -> crate::rules::melee::fight::Fight {
+    use crate::rules::melee::flow::begin_phase;
+    use crate::rules::melee::testkit::{board, destrier, fight, figures};
+    let r = destrier();
+    let mut f = fight(
+        board(GridKind::Square, 20, 20),
+        vec![
+            figures(&r, "a", "footman", 0, Cell::new(5, 5), Dir(2)),
+            figures(&r, "b", "footman", 1, Cell::new(x, 5), Dir(6)),
+        ],
+        &[],
+    );
+    begin_phase(&mut f);
+    f.round = 3;
+    f
+}
+
+/// Seed 003 (D7): "As long as a figure has blows remaining, he cannot play more than six
+/// PASSIVE SHIELD PARRIES in a row." The seed sets no condition of reach: two footmen pushed
+/// 2" apart that will not close again pass six rounds, then each must spend a blow (WEAPON
+/// PARRY, the first card it may play), and so on until "all blows are exhausted" — the melee
+/// ends after exactly seven card rounds per blow instead of running on while both keep
+/// their blows (the reading that bound only a figure in reach never ended it).
+#[test]
+fn d7_six_passive_parries_in_a_row_bind_a_figure_out_of_reach() {
+    use crate::rules::melee::cards::{MeleeCard, check_play};
+    use crate::rules::melee::flow::{melee_on, pass_play};
+    use crate::rules::melee::tables::{seed, tables};
+    use crate::rules::melee::testkit::{melee, play};
+    let t = tables();
+    let mut f = apart(8);
+    // The seventh PASSIVE SHIELD PARRY out of reach is refused under D7.
+    f.fighters[0].state.psp_streak = seed::PSP_IN_A_ROW;
+    let e = check_play(&f, 0, &melee(vec![MeleeCard::PassiveShieldParry]), t, false)
+        .expect_err("a seventh PASSIVE SHIELD PARRY in a row");
+    assert_eq!(e.tag, "D7", "{e}");
+    // Both pass for as long as the melee goes on: it ends when their blows are spent.
+    let mut f = apart(8);
+    let blows = f.fighters[0].blows;
+    assert_eq!(blows, f.fighters[1].blows);
+    assert!(blows > 0);
+    let mut rounds = 0u32;
+    let mut plays = Vec::new();
+    while melee_on(&f, t) {
+        assert!(
+            rounds < 200,
+            "the melee of two figures that pass never ends"
+        );
+        let a = pass_play(&f, t, 0, false);
+        let b = pass_play(&f, t, 1, false);
+        plays.push(a.melee.clone());
+        play(&mut f, &[("a", a), ("b", b)], &[], &[], &[]);
+        rounds += 1;
+    }
+    assert_eq!(rounds, 7 * u32::from(blows), "{plays:?}");
+    assert!(plays[..6].iter().all(|p| p.is_empty()), "{plays:?}");
+    assert_eq!(plays[6], vec![MeleeCard::WeaponParry]);
+    assert_eq!(f.fighters[0].blows, 0);
+    assert_eq!(f.fighters[1].blows, 0);
+}

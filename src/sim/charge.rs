@@ -20,7 +20,9 @@ use crate::rules::allowance::half_move_allowance;
 use crate::rules::charge::ride::{
     Answer, ChargeRide, Facts, charge_blow_odds, figs_of, reach_of, ride_all,
 };
-use crate::rules::charge::{Charger, Fig, charge_gait, plan_charge, sight, target_list};
+use crate::rules::charge::{
+    Charger, Fig, PlanRefusal, PlanRule, charge_gait, plan_charge, sight, target_list,
+};
 use crate::rules::gait::Gait;
 use crate::rules::melee::fight::Fight;
 use crate::rules::melee::tables::tables;
@@ -171,6 +173,14 @@ fn charger_of(
 /// The desktop game's list: every enemy figure (never a horse, A18) with whether `unit` may
 /// charge it now, alone, and the rule that forbids it. Empty when `unit` is unknown.
 pub fn charge_targets(world: &mut World, unit: &str) -> Vec<(String, Result<(), String>)> {
+    charge_verdicts(world, unit)
+        .into_iter()
+        .map(|(t, r)| (t, r.map_err(|e| e.text)))
+        .collect()
+}
+
+/// [`charge_targets`] with each refusal's rule ([`PlanRule`]) beside its words.
+fn charge_verdicts(world: &mut World, unit: &str) -> Vec<(String, Result<(), PlanRefusal>)> {
     let (fight, entities, figs) = charge_view(world);
     let Some(i) = unit_index(&fight, unit) else {
         return Vec::new();
@@ -186,7 +196,12 @@ pub fn charge_targets(world: &mut World, unit: &str) -> Vec<(String, Result<(), 
         Err(e) => figs
             .iter()
             .filter(|f| f.side != figs[i].side && !f.riderless_horse && !f.out)
-            .map(|f| (f.id.clone(), Err(e.clone())))
+            .map(|f| {
+                (
+                    f.id.clone(),
+                    Err(PlanRefusal::new(PlanRule::Charger, e.clone())),
+                )
+            })
             .collect(),
     }
 }
@@ -396,10 +411,10 @@ pub(crate) fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Re
         // A target it sees but may not ride at for a rule of the ride (C6: the 2" straight
         // run before the contact, …) is refused under that rule, not as out of sight.
         let ride_rule = if why.is_none() {
-            charge_targets(world, &id).into_iter().find_map(|(t, r)| {
+            charge_verdicts(world, &id).into_iter().find_map(|(t, r)| {
                 r.err()
-                    .filter(|e| e.starts_with("C6: the horse must run"))
-                    .map(|e| (t, e))
+                    .filter(|e| e.rule == PlanRule::StraightRun)
+                    .map(|e| (t, e.text))
             })
         } else {
             None
@@ -429,7 +444,7 @@ pub(crate) fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Re
             }
         }
         let c = charger_of(world, &fight, &entities, i).map_err(Refusal)?;
-        plan_charge(&board, &figs, &c, &idx).map_err(Refusal)?;
+        plan_charge(&board, &figs, &c, &idx).map_err(|e| Refusal(e.text))?;
     }
     let targets: Vec<String> = targets
         .iter()

@@ -228,3 +228,10 @@ pub struct AslCavalry {
 /// pivots (issue 16 item 3). Only an accepted move writes it.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trail(pub Vec<(Cell, Dir)>);
+
+/// D4 (seed 003: "If crossbows are used, no movement is possible while reloading"): the figure
+/// shot a weapon that reloads after each shot in the fire phase just before this half-move,
+/// and reloads it (the weapon's name): it may not move this half-move. Set by
+/// `fire::after_fire`, cleared when the next half-move begins.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Reloading(pub String);

@@ -15,6 +15,7 @@ mod melee;
 mod melee_ends;
 mod order_integrity;
 mod reach_props;
+mod refusals;
 mod rout;
 mod saves;
 mod script_examples;

@@ -153,7 +153,11 @@ fn fnv(s: &str) -> u64 {
 /// against computer for up to 260 orders on every level, seed 11) load and replay to the same
 /// game. `tests/fixtures/saves-before-router/MANIFEST` holds, per level, the orders the save
 /// holds and a digest of the whole log the old code wrote; the log is every roll and every
-/// result, so a replay that differs anywhere changes it.
+/// result, so a replay that differs anywhere changes it. One digest was changed on purpose
+/// since: `asl_cavalry`, by issue 32's D7/D8 reading (card rounds go on while two fighters
+/// with blows are within a 3" move of contact). After its TAC phase nobody is in reach, but
+/// `leader` and `sov_leader` stand three hexes apart with a blow each, so card round 1 now
+/// begins where the old code ended the melee.
 #[test]
 fn saves_from_before_the_order_router_load_and_replay_the_same_game() {
     let dir = std::path::Path::new("tests/fixtures/saves-before-router");

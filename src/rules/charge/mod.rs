@@ -118,6 +118,54 @@ pub fn side_of(grid: GridKind, at: Cell, dir: Dir, target: Cell) -> Side {
     }
 }
 
+/// Which rule a planned charge breaks (C1, C6), for code to tell refusals apart without
+/// reading their words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanRule {
+    /// The charger may not charge at all (C7 at a walk, K1, not mounted, …): the charger's
+    /// own eligibility, carried to every target.
+    Charger,
+    /// C1, A18: the target list names a figure that is no fit target (an ally, a horse, one
+    /// out of the fight or out of sight, one named twice).
+    Target,
+    /// C6: "a charging figure must move at least 2\" in a straight line before contacting a
+    /// target" — since the start, a turn or the previous target.
+    StraightRun,
+    /// C6: the next target is not 3" on (same side) or 6" on (other side) from the present one.
+    Spacing,
+    /// C6: the way to a target is blocked.
+    Blocked,
+    /// C6: the line never brings the horse within its rider's reach of a target (one line
+    /// missed; another may not).
+    Missed,
+}
+
+/// A charge plan's refusal: the rule it breaks, and the words for the player (its rule's tag
+/// first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanRefusal {
+    /// The rule broken.
+    pub rule: PlanRule,
+    /// What the player reads, `C6: …`.
+    pub text: String,
+}
+
+impl PlanRefusal {
+    /// A refusal under `rule` that reads `text`.
+    pub fn new(rule: PlanRule, text: impl Into<String>) -> Self {
+        Self {
+            rule,
+            text: text.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for PlanRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// C6: may the next target at `next` follow the present one at `present`? `Err` names the
 /// rule. A centred target is on whichever side the charger says, so it counts as the same
 /// side.

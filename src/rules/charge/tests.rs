@@ -183,7 +183,9 @@ fn c6_two_inches_of_run_before_contact() {
     let figs = vec![fig("k", 0, 2, 5, 2), fig("f", 1, 5, 6, 6)];
     let b = setup(&figs);
     let c = charger(&b, &figs, 10, 2);
-    let e = plan_charge(&b, &figs, &c, &[1]).unwrap_err();
+    let r = plan_charge(&b, &figs, &c, &[1]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::StraightRun, "{r}");
+    let e = r.text;
     assert!(e.contains("at least 2\" straight before"), "{e}");
 }
 
@@ -209,7 +211,9 @@ fn c6_several_targets_spacing_enforced() {
     ];
     let b = setup(&close);
     let c = charger(&b, &close, 14, 2);
-    let e = plan_charge(&b, &close, &c, &[1, 2]).unwrap_err();
+    let r = plan_charge(&b, &close, &c, &[1, 2]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::Spacing, "{r}");
+    let e = r.text;
     assert!(e.starts_with("C6:") && e.contains("same side"), "{e}");
     // On the other side of the steed six inches are needed (and a turn after f1 leaves too
     // little run to put f2 on the same side, see the turn tests).
@@ -221,7 +225,9 @@ fn c6_several_targets_spacing_enforced() {
     let mut b = setup(&across);
     rock_row(&mut b, 8);
     let c = charger(&b, &across, 14, 2);
-    let e = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
+    let r = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::Spacing, "{r}");
+    let e = r.text;
     assert!(e.contains("other side"), "{e}");
 }
 
@@ -257,7 +263,9 @@ fn c6_released_when_the_way_is_blocked() {
     assert!(!p.cells.contains(&Cell::new(8, 5)));
     // … one galloping with no veers left cannot, and the way is blocked.
     c.pose.veers = 2;
-    let e = plan_charge(&b, &figs, &c, &[1, 3]).unwrap_err();
+    let r = plan_charge(&b, &figs, &c, &[1, 3]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::Blocked, "{r}");
+    let e = r.text;
     assert!(e.contains("blocked") && e.contains("ally"), "{e}");
     // The walker reports the block as the end of the charge.
     let mut w = c.walker(&figs, Line::Ahead, &[1]);
@@ -282,25 +290,30 @@ fn c1_targets_are_enemies_in_sight_never_horses() {
     figs[3].riderless_horse = true;
     let mut b = setup(&figs);
     let c = charger(&b, &figs, 10, 2);
-    let e = plan_charge(&b, &figs, &c, &[2]).unwrap_err();
+    let r = plan_charge(&b, &figs, &c, &[2]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::Target, "{r}");
+    let e = r.text;
     assert!(e.contains("not an enemy"), "{e}");
-    let e = plan_charge(&b, &figs, &c, &[3]).unwrap_err();
+    let e = plan_charge(&b, &figs, &c, &[3]).unwrap_err().text;
     assert!(e.starts_with("A18:"), "{e}");
-    let e = plan_charge(&b, &figs, &c, &[1, 1]).unwrap_err();
+    let e = plan_charge(&b, &figs, &c, &[1, 1]).unwrap_err().text;
     assert!(e.contains("twice"), "{e}");
     // Woods between hide the footman.
     let i = b.index(Cell::new(5, 5));
     b.terrain[i] = 1;
     let i = b.index(Cell::new(5, 6));
     b.terrain[i] = 1;
-    let e = plan_charge(&b, &figs, &c, &[1]).unwrap_err();
+    let e = plan_charge(&b, &figs, &c, &[1]).unwrap_err().text;
     assert!(e.contains("line of sight"), "{e}");
     // The list shows only enemies that are not horses.
     let list = target_list(&b, &figs, &c, &Ok(()));
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].0, 1);
     let list = target_list(&b, &figs, &c, &Err("C7: walking".into()));
-    assert_eq!(list[0].1, Err("C7: walking".into()));
+    assert_eq!(
+        list[0].1,
+        Err(PlanRefusal::new(PlanRule::Charger, "C7: walking"))
+    );
 }
 
 #[test]
@@ -430,7 +443,9 @@ fn c6_a_turn_still_needs_its_runs_and_the_spacing() {
     let open = b.clone();
     rock_row(&mut b, 8);
     let c = charger(&b, &figs, 14, 2);
-    let e = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err();
+    let r = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err();
+    assert_eq!(r.rule, PlanRule::Spacing, "{r}");
+    let e = r.text;
     assert!(e.starts_with("C6:") && e.contains("6\""), "{e}");
     // A turn that comes too late for 2" of run is refused by name.
     let w = c.walker(&figs, Line::Ahead, &[1, 2]).with_turns(vec![Turn {
@@ -438,7 +453,9 @@ fn c6_a_turn_still_needs_its_runs_and_the_spacing() {
         wait: 0,
         line: Line::Veer(Hand::Left),
     }]);
-    let e = plan(&b, w).unwrap_err();
+    let r = plan(&b, w).unwrap_err();
+    assert_eq!(r.rule, PlanRule::StraightRun, "{r}");
+    let e = r.text;
     assert!(e.contains("straight after its turn"), "{e}");
     // Turning back into the stand of the target just struck needs the run as well: on the
     // right diagonal the lance strikes f1 from 2 cells; turning left at once would touch it
@@ -450,7 +467,9 @@ fn c6_a_turn_still_needs_its_runs_and_the_spacing() {
             wait: 0,
             line: Line::Veer(Hand::Left),
         }]);
-    let e = plan(&open, w).unwrap_err();
+    let r = plan(&open, w).unwrap_err();
+    assert_eq!(r.rule, PlanRule::StraightRun, "{r}");
+    let e = r.text;
     assert!(e.contains("before it touches f1"), "{e}");
     // With room below, the horse may swing round under f1 and take f2 on its left, as f1 was:
     // the side is the side at the strike (C6).
@@ -472,7 +491,7 @@ fn c6_h4_a_galloping_charge_turns_only_with_veers_left() {
     let b = setup(&figs);
     let mut c = charger(&b, &figs, 14, 2);
     c.pose.veers = 2;
-    let e = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err();
+    let e = plan_charge(&b, &figs, &c, &[1, 2]).unwrap_err().text;
     assert!(e.contains("cannot reach f2"), "{e}");
     // With one veer left it turns once.
     c.pose.veers = 1;
@@ -596,7 +615,9 @@ fn c6_opposite_side_spacing_is_the_named_refusal() {
         ];
         let b = setup(&across);
         let c = charger(&b, &across, allowance, 2);
-        let e = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
+        let r = plan_charge(&b, &across, &c, &[1, 2]).unwrap_err();
+        assert_eq!(r.rule, PlanRule::Spacing, "{r}");
+        let e = r.text;
         assert!(
             e.starts_with("C6") && e.contains("at least 6\"") && e.contains("other side"),
             "allowance {allowance}: {e}"

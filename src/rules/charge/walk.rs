@@ -12,7 +12,10 @@
 //! Why one long file: the planner tries lines by running the walker itself, so both share the
 //! leg state (heading, straight run, veers left) that C5 and C6 are about.
 
-use super::{BASH_SLOW, Fig, Line, RUN_AFTER, RUN_BEFORE, Side, side_of, sight, spacing_ok};
+use super::{
+    BASH_SLOW, Fig, Line, PlanRefusal, PlanRule, RUN_AFTER, RUN_BEFORE, Side, side_of, sight,
+    spacing_ok,
+};
 use crate::rules::board::Board;
 use crate::rules::grid::GridKind::{Hex, Square};
 use crate::rules::grid::{Cell, Dir, GridKind};
@@ -478,7 +481,7 @@ pub struct Plan {
 /// Rides `walker` to its end without dice (every contact slows the mount, C6) and checks the
 /// C5/C6 rules for its designated targets: each reached, after at least 2" of run since the
 /// start or the previous strike, with the 3"/6" spacing.
-pub fn plan(board: &Board, walker: Walker) -> Result<Plan, String> {
+pub fn plan(board: &Board, walker: Walker) -> Result<Plan, PlanRefusal> {
     plan_ranked(board, walker).map_err(|(_, e)| e)
 }
 
@@ -497,7 +500,7 @@ fn dry_run(board: &Board, mut walker: Walker) -> (Walker, EndReason) {
 
 /// [`plan`], with the number of targets reached before the rule broken (to pick the most
 /// telling refusal among lines).
-fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, String)> {
+fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, PlanRefusal)> {
     let (walker, end) = dry_run(board, walker);
     let contacts = walker.contacts.clone();
     let grid = walker.mover.grid;
@@ -518,10 +521,13 @@ fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, String)> {
             if at - leg < RUN_BEFORE {
                 return Err((
                     k,
-                    format!(
-                        "C6: the horse must run at least {RUN_BEFORE}\" straight after its turn \
-                         before it reaches {id}; it would reach it after {}\"",
-                        at - leg
+                    PlanRefusal::new(
+                        PlanRule::StraightRun,
+                        format!(
+                            "C6: the horse must run at least {RUN_BEFORE}\" straight after its \
+                             turn before it reaches {id}; it would reach it after {}\"",
+                            at - leg
+                        ),
                     ),
                 ));
             }
@@ -530,24 +536,34 @@ fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, String)> {
         if at - last < RUN_BEFORE {
             return Err((
                 k,
-                if k == 0 {
-                    format!(
-                        "C6: the horse must run at least {RUN_BEFORE}\" straight before it reaches \
+                PlanRefusal::new(
+                    PlanRule::StraightRun,
+                    if k == 0 {
+                        format!(
+                            "C6: the horse must run at least {RUN_BEFORE}\" straight before it reaches \
                      {id}; it would reach it after {at}\""
-                    )
-                } else {
-                    format!(
-                        "C6: the horse must run at least {RUN_BEFORE}\" straight between targets; \
+                        )
+                    } else {
+                        format!(
+                            "C6: the horse must run at least {RUN_BEFORE}\" straight between targets; \
                      {id} comes {}\" after the previous one",
-                        at - last
-                    )
-                },
+                            at - last
+                        )
+                    },
+                ),
             ));
         }
         if let Some((p, ps)) = prev {
             let present = walker.figs[p].cell;
-            spacing_ok(grid, present, ps, walker.figs[t].cell, side)
-                .map_err(|e| (k, format!("{e} ({} then {id})", walker.figs[p].id)))?;
+            spacing_ok(grid, present, ps, walker.figs[t].cell, side).map_err(|e| {
+                (
+                    k,
+                    PlanRefusal::new(
+                        PlanRule::Spacing,
+                        format!("{e} ({} then {id})", walker.figs[p].id),
+                    ),
+                )
+            })?;
         }
         prev = Some((t, side));
         last = at;
@@ -569,28 +585,34 @@ fn plan_ranked(board: &Board, walker: Walker) -> Result<Plan, (usize, String)> {
             let id = &walker.figs[f].id;
             return Err((
                 k.min(walker.struck.saturating_sub(1)),
-                format!(
-                    "C6: the horse must run at least {RUN_BEFORE}\" straight after its turn before \
-                     it touches {id}; it would touch it after {}\"",
-                    at - leg
+                PlanRefusal::new(
+                    PlanRule::StraightRun,
+                    format!(
+                        "C6: the horse must run at least {RUN_BEFORE}\" straight after its turn \
+                         before it touches {id}; it would touch it after {}\"",
+                        at - leg
+                    ),
                 ),
             ));
         }
     }
     if let Some(&t) = walker.targets.get(walker.struck) {
         let id = &walker.figs[t].id;
-        let why = match &end {
-            EndReason::Blocked(b) => format!("the way is blocked: {b}"),
-            _ => format!(
-                "riding {} the horse never comes within its rider's reach ({} cell{})",
-                walker.line.words(),
-                walker.reach,
-                if walker.reach == 1 { "" } else { "s" }
+        let (rule, why) = match &end {
+            EndReason::Blocked(b) => (PlanRule::Blocked, format!("the way is blocked: {b}")),
+            _ => (
+                PlanRule::Missed,
+                format!(
+                    "riding {} the horse never comes within its rider's reach ({} cell{})",
+                    walker.line.words(),
+                    walker.reach,
+                    if walker.reach == 1 { "" } else { "s" }
+                ),
             ),
         };
         return Err((
             walker.struck,
-            format!("C6: the charge cannot reach {id}: {why}"),
+            PlanRefusal::new(rule, format!("C6: the charge cannot reach {id}: {why}")),
         ));
     }
     Ok(Plan {
@@ -673,8 +695,8 @@ pub fn check_targets(
 /// Which refusal to report: the one that got furthest through the targets; at equal progress
 /// a rule the charge breaks (C6's 2" run or 3"/6" spacing) before "never comes within reach",
 /// which only says one line missed.
-fn more_telling(best: Option<&(usize, String)>, k: usize, e: &str) -> bool {
-    let missed = |m: &str| m.contains("never comes within");
+fn more_telling(best: Option<&(usize, PlanRefusal)>, k: usize, e: &PlanRefusal) -> bool {
+    let missed = |m: &PlanRefusal| m.rule == PlanRule::Missed;
     best.is_none_or(|(b, be)| k > *b || (k == *b && missed(be) && !missed(e)))
 }
 
@@ -690,9 +712,9 @@ pub fn plan_charge(
     figs: &[Fig],
     c: &Charger,
     targets: &[usize],
-) -> Result<Plan, String> {
-    check_targets(board, figs, c.me, targets)?;
-    let mut best: Option<(usize, String)> = None;
+) -> Result<Plan, PlanRefusal> {
+    check_targets(board, figs, c.me, targets).map_err(|e| PlanRefusal::new(PlanRule::Target, e))?;
+    let mut best: Option<(usize, PlanRefusal)> = None;
     let far = Mp::cells(4 * (board.width + board.height) as i64);
     for allowance in [c.allowance, far] {
         for line in Line::ALL {
@@ -721,7 +743,10 @@ pub fn plan_charge(
             }
         }
     }
-    Err(best.map_or_else(|| "C6: no line reaches the targets".into(), |(_, e)| e))
+    Err(best.map_or_else(
+        || PlanRefusal::new(PlanRule::Missed, "C6: no line reaches the targets"),
+        |(_, e)| e,
+    ))
 }
 
 /// How many charges with turns [`plan_charge`] tries for one first line before it gives up.
@@ -735,7 +760,7 @@ fn with_turns(
     board: &Board,
     base: &Walker,
     turns: Vec<Turn>,
-    best: &mut Option<(usize, String)>,
+    best: &mut Option<(usize, PlanRefusal)>,
     budget: &mut usize,
 ) -> Option<Plan> {
     let w = base.clone().with_turns(turns.clone());
@@ -796,20 +821,20 @@ fn with_turns(
 
 /// Every enemy figure (never a riderless horse) with whether `c` may charge it alone now, and
 /// why not. `charger_ok` is the charger's own eligibility (mounted, trotting, not K1-bound):
-/// when it fails, every target carries that reason.
+/// when it fails, every target carries that reason ([`PlanRule::Charger`]).
 pub fn target_list(
     board: &Board,
     figs: &[Fig],
     c: &Charger,
     charger_ok: &Result<(), String>,
-) -> Vec<(usize, Result<(), String>)> {
+) -> Vec<(usize, Result<(), PlanRefusal>)> {
     let side = figs[c.me].side;
     figs.iter()
         .enumerate()
         .filter(|(i, f)| *i != c.me && f.side != side && !f.riderless_horse && !f.out)
         .map(|(i, _)| {
             let r = match charger_ok {
-                Err(e) => Err(e.clone()),
+                Err(e) => Err(PlanRefusal::new(PlanRule::Charger, e.clone())),
                 Ok(()) => plan_charge(board, figs, c, &[i]).map(|_| ()),
             };
             (i, r)

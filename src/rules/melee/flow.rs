@@ -12,10 +12,15 @@ fn in_reach(fight: &Fight, t: &Tables, i: usize) -> bool {
     fight.engaged(i, t)
 }
 
-/// True while a melee goes on: two enemies within reach of each other, both able to fight,
-/// and one of them with a blow left (D7: "until all blows are exhausted"). A riderless horse
-/// neither fights nor is fought (it never takes part), so it keeps no melee going: the rounds
-/// end exactly when no blow is left between two fighters in reach.
+/// True while a melee goes on (D7: "Repeat steps #1 and #4 until all blows are exhausted";
+/// step #4, D8: figures not in contact that could come into contact may join, with a move
+/// of 3" in the card rounds): two enemies able to fight, within reach of each other or
+/// within a 3" move of contact (so a bash or a dodge that broke contact does not end the
+/// melee while they could close again), and one of them with a blow left. A riderless horse
+/// neither fights nor is fought (it never takes part), so it keeps no melee going. Figures
+/// that will not close end it all the same: D7's six PASSIVE SHIELD PARRIES in a row bind a
+/// figure out of reach too, so each spends a blow at least every seventh round or loses its
+/// blows.
 pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
     let map = fight.by_cell();
     (0..fight.fighters.len()).any(|i| {
@@ -23,9 +28,13 @@ pub fn melee_on(fight: &Fight, t: &Tables) -> bool {
             && fight.fighters[i].blows > 0
             && !run_out(fight, t, i)
             && fight
-                .enemies_near(&map, i, 2)
+                .enemies_near(&map, i, seed::JOIN_MELEE + 1)
                 .into_iter()
-                .any(|j| fights(fight, j) && fight.within_reach(i, j, t))
+                .any(|j| {
+                    fights(fight, j)
+                        && (fight.within_reach(i, j, t)
+                            || fight.distance(i, j) - 1 <= seed::JOIN_MELEE)
+                })
     })
 }
 
@@ -105,7 +114,8 @@ pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Ch
     }
     // No real choice: nobody in its reach and nothing it may play but PASSIVE SHIELD PARRY
     // (no move to join, no parry that pays). It is not asked; it parries.
-    // When D7 forbids a seventh in a row and nothing else may be played, its blows are lost.
+    // When D7 forbids a seventh in a row (in reach or not) and nothing else may be played,
+    // its blows are lost.
     if !in_reach(fight, t, i) {
         let psp = super::cards::Card::Melee(MeleeCard::PassiveShieldParry);
         let hand = super::hand::hand(fight, t, i, false);

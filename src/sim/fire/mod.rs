@@ -322,6 +322,14 @@ fn finish(world: &mut World, phase: Phase) {
 /// move at half (as the ruleset's `FiredFirst` activity says; mounted figures are exempt), and
 /// a crossbow that shot reloads through the half-move and does not move.
 pub fn after_fire(world: &mut World) {
+    // D4: last half-move's reloading is done.
+    let done: Vec<Entity> = world
+        .query_filtered::<Entity, With<Reloading>>()
+        .iter(world)
+        .collect();
+    for e in done {
+        world.entity_mut(e).remove::<Reloading>();
+    }
     let Some(mut book) = world.remove_resource::<FireBook>() else {
         return;
     };
@@ -370,6 +378,7 @@ pub fn after_fire(world: &mut World) {
         let weapon = world
             .get::<Weapon>(e)
             .map_or_else(|| "weapon".to_string(), |w| w.0.clone());
+        world.entity_mut(e).insert(Reloading(weapon.clone()));
         log_now(
             world,
             format!("{id} reloads its {weapon}: no movement this half-move (D4)."),

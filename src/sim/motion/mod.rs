@@ -174,6 +174,16 @@ pub fn setup_move(world: &mut World, unit: Entity) -> MoveSetup {
         blocked = Some(why.0);
         left = Mp::ZERO;
     }
+    // D4: "no movement is possible while reloading" a crossbow shot in the fire phase.
+    if blocked.is_none()
+        && let Some(r) = world.get::<Reloading>(unit)
+    {
+        blocked = Some(format!(
+            "D4: it reloads its {} (shot in the fire phase): no movement this half-move",
+            r.0
+        ));
+        left = Mp::ZERO;
+    }
     let map = &world.resource::<Map>().0;
     // D14: turns are priced against the facing the half-move began with.
     let origin = if allowance.used_any {

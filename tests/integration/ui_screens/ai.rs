@@ -11,6 +11,7 @@ use warhorse::level::{Control, Level, load_level_file};
 use warhorse::sim::order::Order;
 use warhorse::sim::phase::TurnState;
 use warhorse::ui::play::{OrderLock, PlayAction, Selection};
+use warhorse::ui::screens::actions::{Dialog, Overlays};
 use warhorse::ui::screens::ai_play::{AiLevels, AiPace, Explain, ai_sides_waiting};
 use warhorse::ui::screens::saves::SaveDir;
 use warhorse::ui::screens::start::StartForm;
@@ -187,9 +188,17 @@ fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
         pace: Pace::Off,
         ..Settings::default()
     });
+    // A round's reveal waits for the watcher's OK (D9: the cards are faced for everyone to
+    // read); the watcher here presses it at once, as the menu's OK does.
+    let mut reveals = 0;
     for _ in 0..5_000 {
         app.update();
         assert!(!app.world().resource::<Handover>().screen_up());
+        let mut overlays = app.world_mut().resource_mut::<Overlays>();
+        if matches!(overlays.dialog, Some(Dialog::Reveal(_))) {
+            overlays.dialog = None;
+            reveals += 1;
+        }
         if game(&mut app).app.world().resource::<TurnState>().turn >= 2 {
             break;
         }
@@ -200,6 +209,10 @@ fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
         "the computer played turn 1 through (turn {turn})"
     );
     assert_eq!(pace(&app).refused, 0);
+    assert!(
+        reveals > 0,
+        "the computer's card rounds were faced for the watcher"
+    );
 }
 
 #[test]

@@ -12,14 +12,16 @@ pub(super) fn melee_ok(m: &MeleeCard, i: usize, sit: &Situation) -> Result<(), I
             .with
             .iter()
             .all(|c| matches!(c, MeleeCard::PassiveShieldParry));
-        let contact = || fight.enemies(i).any(|j| fight.within_reach(i, j, t));
+        // D7: "As long as a figure has blows remaining, he cannot play more than six PASSIVE
+        // SHIELD PARRIES in a row" — in reach of an enemy or not: a figure a bash pushed out
+        // of reach, that will not close again, passes six times and then must spend a blow
+        // (or loses them), so a melee nobody can or will fight on ends (D7, D8).
         if alone
             && sit.tac.is_none()
             && me.blows > 0
             && me.state.psp_streak >= seed::PSP_IN_A_ROW
             && me.state.stunned == 0
             && !at_speed(me)
-            && contact()
         {
             return no(
                 "D7",
