@@ -13,8 +13,9 @@
 
 use super::components::*;
 use super::dice::Dice;
+use super::log::Happening;
 use super::order::Refusal;
-use super::phase::{Phase, TurnState, log_events, log_in};
+use super::phase::{Phase, TurnState, log_events, log_in, log_what};
 use super::world::{Map, Rules, find_figure};
 use crate::rules::allowance::half_move_allowance;
 use crate::rules::charge::ride::{
@@ -331,12 +332,18 @@ fn reveal(world: &mut World, phase: Phase) {
             }
         })
         .collect();
-    log_in(
+    log_what(
         world,
         phase,
         format!(
             "The charge orders are revealed together (C1): {}.",
             lines.join("; ")
+        ),
+        Happening::ChargesRevealed(
+            b.declared
+                .iter()
+                .map(|(u, t)| (u.clone(), t.clone()))
+                .collect(),
         ),
     );
     let (fight, _, _) = charge_view(world);
@@ -453,10 +460,11 @@ pub(crate) fn declare(world: &mut World, unit: &str, targets: Vec<String>) -> Re
     let mut bm = world.resource_mut::<ChargeBook>();
     bm.awaiting.retain(|x| *x != id);
     bm.declared.insert(id.clone(), targets);
-    log_in(
+    log_what(
         world,
         Phase::ChargeDeclaration,
         format!("{id} has written its charge orders (face down)."),
+        Happening::ChargeWritten(id.clone()),
     );
     Ok(())
 }

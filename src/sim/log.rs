@@ -97,8 +97,9 @@ pub(crate) fn roll_to_hit(by: &str, at: &str, chance: i32, roll: u32, shot: bool
 /// these variants; the line's words are how it prints.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Happening {
-    /// A line whose words say all that anything needs of it: a note of the rules, a move, a
-    /// roll that is not to hit (its die is in [`LogEntry::roll`]).
+    /// A line whose words say all that anything needs of it: a note of the rules, a gait or
+    /// an activity, a roll that is not to hit nor for the initiative (its die is in
+    /// [`LogEntry::roll`]).
     #[default]
     Told,
     /// A roll to hit (D3, D7, C6): a shot in a fire phase, a blow in a melee round or in a
@@ -135,6 +136,64 @@ pub enum Happening {
     /// A figure chose its cards face down (D9). A pass is a choice like any other: the
     /// other side learns only that the figure has chosen.
     ChoseFaceDown(String),
+    /// A new turn begins (its number).
+    TurnBegins(u32),
+    /// A side's initiative die (D1, D5): its d6 is in [`LogEntry::roll`] as well.
+    InitiativeRolled {
+        /// The side that rolled.
+        side: u8,
+        /// The d6 rolled.
+        roll: u32,
+    },
+    /// The side that has the initiative this turn and moves first (D1), by the dice or by
+    /// surprise in the first turn.
+    InitiativeWon {
+        /// The side.
+        side: u8,
+        /// Won because the other side was taken by surprise (D1), not by the dice.
+        surprise: bool,
+    },
+    /// A Move order carried out: the figure's path and what it cost (D14, H2), so a screen can
+    /// draw the way it went without reading the words.
+    Moved {
+        /// The figure moved.
+        figure: String,
+        /// The cells it passed through, its start first and where it stopped last.
+        path: Vec<crate::rules::grid::Cell>,
+        /// Its facing at the end.
+        facing: crate::rules::grid::Dir,
+        /// The movement it spent.
+        cost: crate::rules::mp::Mp,
+        /// The movement it has left this half-move.
+        left: crate::rules::mp::Mp,
+    },
+    /// A mounted figure wrote its charge orders face down (D2, C1): the other sides learn only
+    /// that it did.
+    ChargeWritten(String),
+    /// Every charge order revealed together (C1): each declaring figure with its targets in
+    /// order (none: it does not charge).
+    ChargesRevealed(Vec<(String, Vec<String>)>),
+    /// Figures left the battle off a map edge: routed (I2), or safe by an objective's exit.
+    LeftTheMap {
+        /// The figure, then its mount and the horses it led.
+        figures: Vec<String>,
+        /// Routed (I2), not leaving by an objective's exit.
+        routed: bool,
+    },
+    /// A side achieved one of the level's objectives.
+    ObjectiveAchieved {
+        /// The side.
+        side: u8,
+        /// The objective's name.
+        objective: String,
+        /// The victory points it scores.
+        points: u32,
+    },
+    /// The battle is over: the winner, `None` for a draw.
+    BattleOver {
+        /// The winning side.
+        winner: Option<u8>,
+    },
 }
 
 impl Happening {

@@ -283,6 +283,31 @@ impl Game {
         Ok(g)
     }
 
+    /// Rebuilds a saved game as far as its orders replay under today's rules. A save written
+    /// before a rule was corrected may hold an order the corrected rules refuse (the game
+    /// took another turn there): rather than lose the whole game, it is kept up to the order
+    /// before that one, and the words say which order stopped it and why. `None`: every
+    /// order replayed. Undo and the replay of a game still going use the strict
+    /// [`Game::from_record`].
+    pub fn from_save(rec: &record::Record) -> Result<(Game, Option<String>), record::SaveError> {
+        let level = rec.level()?;
+        let mut g = Game::new(&level, rec.seed);
+        let mut stopped = None;
+        for (i, o) in rec.orders.iter().enumerate() {
+            if let Err(r) = g.order(o) {
+                stopped = Some(format!(
+                    "order {} of {} ({o}) is refused by this version's rules: {r}. The game is \
+                     loaded as it stood before that order; the save file is left as it was.",
+                    i + 1,
+                    rec.orders.len()
+                ));
+                break;
+            }
+        }
+        g.set_players(rec.players.clone());
+        Ok((g, stopped))
+    }
+
     /// Says who plays each side (kept in the record, so saves and undo keep it) and seats
     /// each computer side at its strength (see [`seat::Seats`]).
     pub fn set_players(&mut self, players: Vec<record::Player>) {
@@ -518,6 +543,12 @@ impl Game {
     /// The current phase.
     pub fn phase(&self) -> Phase {
         *self.app.world().resource::<State<Phase>>().get()
+    }
+
+    /// Every line of the log so far, oldest first: what happened, as data
+    /// ([`log::LogEntry::what`]) and as words (its `Display`). The log is public (I4).
+    pub fn log(&self) -> &[log::LogEntry] {
+        &self.app.world().resource::<GameLog>().0
     }
 
     /// The visible state.

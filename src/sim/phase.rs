@@ -163,7 +163,7 @@ impl TurnState {
     }
 }
 
-/// Appends a log line stamped with the turn and phase.
+/// Appends a log line stamped with the turn and phase, whose words say all there is.
 pub fn log_line(
     log: &mut GameLog,
     turn: &TurnState,
@@ -171,13 +171,21 @@ pub fn log_line(
     text: String,
     roll: Option<Roll>,
 ) {
-    log.0.push(LogEntry::new(
-        turn.turn,
-        phase.label(),
-        text,
-        roll,
-        Happening::Told,
-    ));
+    log_happening(log, turn, phase, text, roll, Happening::Told);
+}
+
+/// Appends a log line stamped with the turn and phase: its words, its die and what happened
+/// as data.
+pub fn log_happening(
+    log: &mut GameLog,
+    turn: &TurnState,
+    phase: Phase,
+    text: String,
+    roll: Option<Roll>,
+    what: Happening,
+) {
+    log.0
+        .push(LogEntry::new(turn.turn, phase.label(), text, roll, what));
 }
 
 /// Logs `text` (no dice) in `phase` of the current turn.
@@ -243,12 +251,13 @@ pub fn roll_initiative(
     let phase = *phase.get();
     if phase == Phase::Initiative {
         turn.turn += 1;
-        log_line(
+        log_happening(
             &mut log,
             &turn,
             phase,
             format!("Turn {} begins.", turn.turn),
             None,
+            Happening::TurnBegins(turn.turn),
         );
     }
     let n = turn.sides as usize;
@@ -258,7 +267,11 @@ pub fn roll_initiative(
             "{} is taken by surprise: {} has the initiative in the first turn (D1).",
             turn.side_names[s as usize], turn.side_names[winner]
         );
-        log_line(&mut log, &turn, phase, text, None);
+        let what = Happening::InitiativeWon {
+            side: winner as u8,
+            surprise: true,
+        };
+        log_happening(&mut log, &turn, phase, text, None, what);
         turn.initiative = Some(winner as u8);
         turn.last_rolls = vec![Vec::new(); n];
         turn.move_order = vec![winner as u8, s];
@@ -285,7 +298,7 @@ pub fn roll_initiative(
             best = best.max(v);
             let by = turn.side_names[s].clone();
             let text = format!("{by} rolls {v} for initiative (D1).");
-            log_line(
+            log_happening(
                 &mut log,
                 &turn,
                 phase,
@@ -296,6 +309,10 @@ pub fn roll_initiative(
                     by,
                     chance: None,
                 }),
+                Happening::InitiativeRolled {
+                    side: s as u8,
+                    roll: v,
+                },
             );
         }
         contenders = vals
@@ -324,7 +341,11 @@ pub fn roll_initiative(
         "{} wins the initiative and moves first.",
         turn.side_names[winner]
     );
-    log_line(&mut log, &turn, phase, text, None);
+    let what = Happening::InitiativeWon {
+        side: winner as u8,
+        surprise: false,
+    };
+    log_happening(&mut log, &turn, phase, text, None, what);
     next.set(phase.next());
 }
 

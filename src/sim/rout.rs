@@ -10,7 +10,8 @@
 
 use super::action_roll::roll_of_figure;
 use super::components::{CarriedBy, CombatStatus, FigureId, Leads, Position, RidingOn};
-use super::phase::{TurnState, log_now};
+use super::log::Happening;
+use super::phase::{Phase, TurnState, log_what};
 use super::victory::{Judge, fact_of};
 use super::world::{Map, find_figure, sync_occupancy};
 use crate::rules::actions::Conduct;
@@ -104,7 +105,12 @@ fn leave(world: &mut World, e: Entity, id: &str, how: Departure) {
             edge.word()
         ),
     };
-    log_now(world, text);
+    let what = Happening::LeftTheMap {
+        figures: facts.iter().map(|f| f.id.clone()).collect(),
+        routed: matches!(how, Departure::Routed),
+    };
+    let phase = *world.resource::<State<Phase>>().get();
+    log_what(world, phase, text, what);
     for x in going {
         world.entity_mut(x).despawn();
     }

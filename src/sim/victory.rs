@@ -4,8 +4,8 @@
 //! refuses further orders, and the log says who won and why.
 
 use super::components::{Armour, Blows, Body, CombatStatus, FigureId, Position, SideId, Troop};
-use super::log::GameLog;
-use super::phase::{Phase, TurnState, log_line};
+use super::log::{GameLog, Happening};
+use super::phase::{Phase, TurnState, log_happening};
 use super::world::Map;
 use crate::rules::melee::fight::Fallen;
 use crate::rules::ruleset::TroopType;
@@ -234,7 +234,12 @@ pub fn judge(
                 p => format!(" ({p} victory points)"),
             }
         );
-        log_line(&mut log, &turn, phase, text, None);
+        let what = Happening::ObjectiveAchieved {
+            side: o.side,
+            objective: o.name.clone(),
+            points: o.points,
+        };
+        log_happening(&mut log, &turn, phase, text, None, what);
     }
     let last = turn_end && turn.turn >= j.victory.turns;
     if let Some(out) = j
@@ -256,7 +261,8 @@ pub fn judge(
             out.reason,
             points.join(", ")
         );
-        log_line(&mut log, &turn, phase, text, None);
+        let what = Happening::BattleOver { winner: out.winner };
+        log_happening(&mut log, &turn, phase, text, None, what);
         j.outcome = Some(out);
         // The turn stops where it is: no next phase, no next turn.
         next.reset();

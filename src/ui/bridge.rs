@@ -13,7 +13,7 @@ use super::CurrentLevel;
 use crate::level::Level;
 use crate::rules::grid::GridKind;
 use crate::sim::Game;
-use crate::sim::log::{GameLog, LogEntry};
+use crate::sim::log::{GameLog, Happening, LogEntry};
 use crate::sim::order::{Order, Refusal};
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::record::Record;
@@ -137,12 +137,18 @@ impl GameView {
             .unwrap_or_else(|| format!("side {s}"))
     }
 
-    /// This turn's initiative rolls (D1, D5), oldest first, as log entries with their dice.
-    pub fn initiative_rolls(&self) -> impl Iterator<Item = &LogEntry> {
+    /// This turn's initiative rolls (D1, D5), oldest first: the side, its d6, and whether it
+    /// was the second roll of the turn (D5).
+    pub fn initiative_rolls(&self) -> impl Iterator<Item = (u8, u32, bool)> + '_ {
         let turn = self.turn;
+        let second = Phase::SecondInitiative.label();
         self.log
             .iter()
-            .filter(move |l| l.turn == turn && l.roll.is_some() && l.phase.contains("initiative"))
+            .filter(move |l| l.turn == turn)
+            .filter_map(move |l| match l.what {
+                Happening::InitiativeRolled { side, roll } => Some((side, roll, l.phase == second)),
+                _ => None,
+            })
     }
 }
 

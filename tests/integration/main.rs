@@ -7,6 +7,7 @@ mod clear_words;
 mod e2e;
 mod fidelity;
 mod fire;
+mod happenings;
 mod inputs;
 mod layers;
 mod level_files;

@@ -6,7 +6,8 @@
 use super::*;
 use crate::rules::chance::Gamble;
 use crate::sim::dice::Dice;
-use crate::sim::log::Roll;
+use crate::sim::log::{Happening, Roll};
+use crate::sim::phase::log_what;
 
 /// The chance step of a checked path: its index, the gamble, and the pose and spending a
 /// failure leaves.
@@ -121,6 +122,13 @@ pub(crate) fn do_move(
     if trail.last() != Some(&(pose.cell, pose.facing)) {
         trail.push((pose.cell, pose.facing));
     }
+    // What the happening reports: the cells passed through, each once in a row.
+    let mut path: Vec<Cell> = Vec::with_capacity(trail.len());
+    for &(cell, _) in &trail {
+        if path.last() != Some(&cell) {
+            path.push(cell);
+        }
+    }
     world.entity_mut(e).insert(Trail(trail));
     let mut a = world
         .get_mut::<Allowance>(setup.mover_entity)
@@ -150,7 +158,7 @@ pub(crate) fn do_move(
     } else {
         ""
     };
-    log_in(
+    log_what(
         world,
         phase,
         format!(
@@ -160,6 +168,13 @@ pub(crate) fn do_move(
             grid.dir_name(pose.facing),
             steps_text(grid, taken)
         ),
+        Happening::Moved {
+            figure: id.to_string(),
+            path,
+            facing: pose.facing,
+            cost: spent,
+            left,
+        },
     );
     Ok(())
 }

@@ -232,10 +232,9 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
 pub fn initiative_text(view: &GameView) -> String {
     let mut first = Vec::new();
     let mut second = Vec::new();
-    for l in view.initiative_rolls() {
-        let Some(r) = &l.roll else { continue };
-        let s = format!("{} {}", r.by, r.value);
-        if l.phase.starts_with("second") {
+    for (side, roll, in_second) in view.initiative_rolls() {
+        let s = format!("{} {roll}", view.side_name(side));
+        if in_second {
             second.push(s);
         } else {
             first.push(s);

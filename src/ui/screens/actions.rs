@@ -186,7 +186,7 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             world.resource_mut::<Overlays>().dialog = Some(Dialog::Load(list_saves(&dir)));
         }
         ScreenAction::Load(path) => match load_game(&path) {
-            Ok((game, level)) => {
+            Ok((game, level, stopped)) => {
                 // As they were when it was saved; an older save: as its level file says.
                 let players = game.record().players.clone();
                 let controls = if players.len() == level.file.sides.len() {
@@ -206,7 +206,14 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
                     notice(world, format!("Autosave: {e}"));
                     return;
                 }
-                notice(world, format!("Loaded {}", path.display()));
+                match stopped {
+                    Some(why) => message(
+                        world,
+                        "Loaded in part",
+                        format!("{}: {why}", crate::level::error::shown_path(&path)),
+                    ),
+                    None => notice(world, format!("Loaded {}", path.display())),
+                }
             }
             Err(e) => message(world, "Could not load", e.to_string()),
         },

@@ -168,10 +168,11 @@ pub fn save_named(game: &Game, dir: &Path, name: &str) -> Result<PathBuf, String
     Ok(path)
 }
 
-/// Reads a save into a new game and the level it plays. The current game is not touched:
-/// the caller replaces it only on `Ok`, so a corrupt or incompatible file leaves everything
-/// as it was.
-pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
+/// Reads a save into a new game and the level it plays, with why it stopped short when an
+/// order no longer replays under this version's rules ([`Game::from_save`]). The current
+/// game is not touched: the caller replaces it only on `Ok`, so a corrupt or incompatible
+/// file leaves everything as it was.
+pub fn load_game(path: &Path) -> Result<(Game, Level, Option<String>), SaveError> {
     // An autosave comes with its journal: the orders given since it began.
     let record = crate::sim::journal::read_with_journal(path)?;
     // Errors inside the save name the save (the file chosen), never a file on disk.
@@ -182,7 +183,8 @@ pub fn load_game(path: &Path) -> Result<(Game, Level), SaveError> {
         e => e,
     };
     let level = record.level().map_err(named)?;
-    Ok((Game::from_record(&record).map_err(named)?, level))
+    let (game, stopped) = Game::from_save(&record).map_err(named)?;
+    Ok((game, level, stopped))
 }
 
 /// Whether the game on screen is autosaved: every game is, except while a finished battle is
