@@ -18,6 +18,7 @@ pub mod grapple;
 pub mod hand;
 pub mod judge;
 pub mod moves;
+pub mod near;
 pub mod prepare;
 pub mod resolve;
 pub mod spells;

@@ -12,7 +12,12 @@ pub(super) fn melee_ok(m: &MeleeCard, i: usize, sit: &Situation) -> Result<(), I
             .with
             .iter()
             .all(|c| matches!(c, MeleeCard::PassiveShieldParry));
-        let contact = || fight.enemies(i).any(|j| fight.within_reach(i, j, t));
+        let contact = || {
+            fight
+                .enemies_within(i, 2)
+                .into_iter()
+                .any(|j| fight.within_reach(i, j, t))
+        };
         if alone
             && sit.tac.is_none()
             && me.blows > 0
