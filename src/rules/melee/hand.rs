@@ -24,7 +24,6 @@ pub struct HandCard {
 /// per enemy within 4 cells (spells: per figure in the fight within their range).
 pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCard> {
     cards_of(fight, i)
-        .into_iter()
         .map(|card| {
             let (cost, verdict) = judge(fight, t, i, tac_phase, &card, true);
             HandCard {
@@ -45,9 +44,7 @@ pub fn playable<'a>(
     i: usize,
     tac_phase: bool,
 ) -> impl Iterator<Item = Card> + 'a {
-    cards_of(fight, i)
-        .into_iter()
-        .filter(move |card| judge(fight, t, i, tac_phase, card, false).1.is_ok())
+    cards_of(fight, i).filter(move |card| judge(fight, t, i, tac_phase, card, false).1.is_ok())
 }
 
 /// A card's cost (when `with_cost`; else 0) and verdict in `i`'s hand.
@@ -79,12 +76,22 @@ fn judge(
     (cost, eligibility(card, me, &sit))
 }
 
-/// Every card of `i`'s hand, in the hand's order.
-fn cards_of(fight: &Fight, i: usize) -> Vec<Card> {
+/// Every card of `i`'s hand, in the hand's order: the TAC cards, then the rest, listed only
+/// when the TAC cards are passed (the rest names every enemy within 4 cells, and the first TAC
+/// card often answers [`playable`]'s question).
+fn cards_of(fight: &Fight, i: usize) -> impl Iterator<Item = Card> + '_ {
+    TacCard::ALL
+        .iter()
+        .map(|&c| Card::Tac(c))
+        .chain(std::iter::once(()).flat_map(move |()| other_cards(fight, i)))
+}
+
+/// The cards of `i`'s hand after the TAC cards, in the hand's order.
+fn other_cards(fight: &Fight, i: usize) -> Vec<Card> {
     let me = &fight.fighters[i];
     let mut foes: Vec<usize> = fight.enemies_within(i, 4);
     foes.sort_by(|&a, &b| fight.fighters[a].id.cmp(&fight.fighters[b].id));
-    let mut cards: Vec<Card> = TacCard::ALL.iter().map(|&c| Card::Tac(c)).collect();
+    let mut cards: Vec<Card> = Vec::new();
     let g = fight.grid();
     for &j in &foes {
         let target = fight.fighters[j].id.clone();
