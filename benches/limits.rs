@@ -30,8 +30,8 @@ use warhorse::rules::movement::{Mover, MoverSpec, Pose};
 use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::{ReachScratch, reachable_with};
 use warhorse::sim::Game;
-use warhorse::sim::order::Order;
-use warhorse::sim::phase::Phase;
+use warhorse::sim::order::{Order, Refusal};
+use warhorse::sim::phase::{Phase, TurnState};
 use warhorse::sim::record::Record;
 
 #[path = "common/splitmix.rs"]
@@ -46,7 +46,7 @@ use digest::orders_digest;
 
 #[path = "common/limits.rs"]
 mod limits;
-use limits::{ROAD_ROW, limits_level};
+use limits::{ROAD_ROW, contact_level, limits_level};
 
 /// The global allocator, counting the bytes live and the most live since the last reset.
 struct Counting;
@@ -210,6 +210,57 @@ fn side_turn(c: &mut Criterion) {
     group.finish();
 }
 
+/// Figures of the contact-turn cases: the limit, and smaller battles so the growth shows.
+const CONTACT_SIZES: [usize; 3] = [512, 1024, MAX_FIGURES];
+
+/// A new game of `level` with both sides played by the table computer.
+fn table_game(level: &Level) -> Game {
+    let mut g = Game::new(level, 7);
+    for s in 0..2 {
+        set_level(&mut g, s, AiLevel::Table);
+    }
+    g
+}
+
+/// Plays `g`'s current turn to its end (both sides, every phase, the melee's cards included)
+/// with the computer's orders through `Game::order`; returns the orders given, refused ones
+/// included.
+fn play_turn(g: &mut Game) -> Vec<(Order, Result<(), Refusal>)> {
+    let turn = g.app.world().resource::<TurnState>().turn;
+    let mut played = Vec::new();
+    // Melee rounds ask every engaged figure each round: the bound only guards against a hang.
+    for _ in 0..MAX_FIGURES * 200 {
+        if g.app.world().resource::<TurnState>().turn != turn || g.outcome().is_some() {
+            return played;
+        }
+        let Some(side) = side_to_act(g) else {
+            panic!("the game stopped waiting for orders in the {:?}", g.phase());
+        };
+        let o = next_order(g, side).unwrap_or(Order::EndSide);
+        let r = g.order(&o);
+        played.push((o, r));
+    }
+    panic!("the turn did not end");
+}
+
+fn contact_turn(c: &mut Criterion) {
+    let mut group = c.benchmark_group("limits_contact_turn");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    for n in CONTACT_SIZES {
+        let level = contact_level(15, n);
+        group.bench_function(format!("table-{n}"), |b| {
+            b.iter_batched(
+                || table_game(&level),
+                |mut g| play_turn(&mut g),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
 fn reach(c: &mut Criterion) {
     let mut group = c.benchmark_group("limits_reach");
     group
@@ -270,6 +321,25 @@ fn probe() -> bool {
             digest
         );
     }
+    // `LIMITS_PROBE=contact`: one whole turn with everyone in contact, at each size
+    // (`LIMITS_CONTACT=N` for one size only).
+    if all || what.contains("contact") {
+        let sizes: Vec<usize> = match std::env::var("LIMITS_CONTACT") {
+            Ok(v) => vec![v.parse().expect("a number of figures")],
+            Err(_) => CONTACT_SIZES.to_vec(),
+        };
+        for n in sizes {
+            let mut g = table_game(&contact_level(15, n));
+            let t = Instant::now();
+            let played = contact_turn_probe(&mut g);
+            let took = t.elapsed();
+            let (refused, digest) = orders_digest(&played);
+            eprintln!(
+                "contact turn at {n}: {} orders, {refused} refused, digest {digest:016x}, {took:?}",
+                played.len()
+            );
+        }
+    }
     if all || what.contains("replay") || what.contains("ends") {
         // `LIMITS_ENDS=N`: another count, for instruction counts under valgrind.
         let n = std::env::var("LIMITS_ENDS")
@@ -295,7 +365,14 @@ fn probe() -> bool {
     true
 }
 
-criterion_group!(benches, reach, side_turn, replay);
+/// The probe's turn, in a function of its own so callgrind can count it
+/// (`--toggle-collect='limits::contact_turn_probe'`).
+#[inline(never)]
+fn contact_turn_probe(g: &mut Game) -> Vec<(Order, Result<(), Refusal>)> {
+    play_turn(g)
+}
+
+criterion_group!(benches, reach, side_turn, replay, contact_turn);
 
 fn main() {
     if probe() {

@@ -96,6 +96,64 @@ pub fn limits_level_text(seed: u64) -> String {
     )
 }
 
+/// The text of a level on the map at the limits (seeded by `seed`) where all `figures` stand
+/// **in contact** (issue 33, item 3): footmen in pairs of facing lines of 256 (Red's line faces
+/// south onto Blue's in the next row), six rows between pairs, centred on the map, units of
+/// eight. `figures` is a multiple of 512 up to `MAX_FIGURES`.
+pub fn contact_level_text(seed: u64, figures: usize) -> String {
+    assert!(figures.is_multiple_of(2 * LINE_LEN) && figures <= MAX_FIGURES);
+    let mut rng = SplitMix(seed);
+    let mut rows = random_rows(SIDE, || rng.next(), [84, 90, 95]);
+    for c in rows[ROAD_ROW].iter_mut() {
+        *c = '=';
+    }
+    let pairs = figures / (2 * LINE_LEN);
+    let y0 = SIDE / 2 - 3 * pairs;
+    let mut units = Vec::new();
+    for (side, name, facing) in [(0usize, "Red", "S"), (1, "Blue", "N")] {
+        let mut placed = Vec::with_capacity(figures / 2);
+        for p in 0..pairs {
+            for k in 0..LINE_LEN {
+                placed.push((LINE_X0 + k, y0 + 6 * p + side));
+            }
+        }
+        for (i, chunk) in placed.chunks(8).enumerate() {
+            let mut members = Vec::new();
+            for (k, (x, y)) in chunk.iter().enumerate() {
+                rows[*y][*x] = '.';
+                let id = format!("{}_{}", name.to_lowercase(), i * 8 + k);
+                members.push((id, "footman".to_string(), *x, *y));
+            }
+            units.push(Unit {
+                name: format!("{name} {i}"),
+                side: name,
+                facing,
+                members,
+            });
+        }
+    }
+    level_text(
+        "Everyone in contact",
+        &rows,
+        &format!(r#"'=': (name: "paved road", cost: "{FINEST_COST}"),"#),
+        "",
+        &units,
+    )
+}
+
+/// The level of [`contact_level_text`], loaded by the game's own loader; panics unless it has
+/// the map at the limits and `figures` figures.
+pub fn contact_level(seed: u64, figures: usize) -> Level {
+    let level = load_level_str(&contact_level_text(seed, figures), "<contact>", None)
+        .expect("the level in contact loads");
+    assert_eq!(
+        (level.file.width as u64) * (level.file.height as u64),
+        MAX_CELLS
+    );
+    assert_eq!(level.file.figures.len(), figures);
+    level
+}
+
 /// The level at the limits, loaded and checked by the game's own loader; panics if it is not
 /// at every limit (so a bench can never measure less than it says).
 pub fn limits_level(seed: u64) -> Level {

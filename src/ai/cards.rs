@@ -40,10 +40,21 @@ pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The first of [`waiting_of`], without copying the others' ids: asked for every card order,
+/// it must not cost a walk of every waiting figure's id (issue 33).
+pub fn first_waiting_of(world: &World, side: u8) -> Option<(usize, String)> {
+    let s = world.get_resource::<MeleeState>()?;
+    let i = s.first_waiting(side)?;
+    Some((i, s.fight.as_ref()?.fighters[i].id.clone()))
+}
+
 /// True when the melee waits for a figure of `side`.
 pub fn side_waits(world: &World, side: u8) -> bool {
     let phase = *world.resource::<State<Phase>>().get();
-    matches!(phase, Phase::Tac | Phase::MeleeRounds) && !waiting_of(world, side).is_empty()
+    matches!(phase, Phase::Tac | Phase::MeleeRounds)
+        && world
+            .get_resource::<MeleeState>()
+            .is_some_and(|s| s.first_waiting(side).is_some())
 }
 
 /// The unit intent of a fighter (a mount's is its rider's), if its unit rolled this turn.
@@ -133,7 +144,12 @@ pub fn baseline_play(
     tac_phase: bool,
     intent: Option<&Intent>,
 ) -> Choice {
-    let foes = foes(fight, i);
+    // A blow reaches at most 2 cells (D11), after a TAC move of at most 3 (D8): the rules
+    // refuse a blow at anyone farther, so it is not asked about them; only the nearest are
+    // shot at. The enemies as far as that, nearest first: the start of `foes(fight, i)`.
+    let far = 2 + crate::rules::melee::tables::seed::JOIN_MELEE
+        .max(crate::rules::melee::tables::seed::JOIN_TAC);
+    let foes = fight.foes_nearest_first(i, far);
     let tacs: Vec<(Option<TacCard>, Option<String>)> = if tac_phase {
         tac_options(fight, t, i, intent, foes.first().copied())
             .into_iter()
@@ -150,10 +166,6 @@ pub fn baseline_play(
         } else {
             // I3: it shoots only at the nearest enemy (any of those tied nearest).
             let nearest = foes.first().map(|&j| fight.distance(i, j));
-            // A blow reaches at most 2 cells (D11), after a TAC move of at most 3 (D8): the
-            // rules refuse a blow at anyone farther, so it is not asked about them.
-            let far = 2 + crate::rules::melee::tables::seed::JOIN_MELEE
-                .max(crate::rules::melee::tables::seed::JOIN_TAC);
             foes.iter()
                 .filter(|&&j| {
                     let d = fight.distance(i, j);
@@ -416,7 +428,7 @@ pub fn next_card_order(
             // The leader's orders for the figure the melee waits for (the one this call
             // answers for), when its unit is commanded at the commander's level.
             let who = world.get_resource::<MeleeState>().and_then(|s| {
-                let (i, _) = waiting_of(world, side).into_iter().next()?;
+                let (i, _) = first_waiting_of(world, side)?;
                 Some(rider_id(s.fight.as_ref()?, i).to_string())
             });
             let intent = who.and_then(|who| {
@@ -432,9 +444,11 @@ pub fn next_card_order(
     };
     let world = game.app.world();
     let s = world.get_resource::<MeleeState>()?;
-    let fight = s.fight.clone()?;
+    // Borrowed, not copied: a copy of a fight of 4096 figures for every card order was most
+    // of a big melee's time (issue 33).
+    let fight = s.fight.as_ref()?;
     let stage = s.stage;
-    let (i, id) = waiting_of(world, side).into_iter().next()?;
+    let (i, id) = first_waiting_of(world, side)?;
     let seed = world.resource::<crate::sim::dice::Dice>().seed;
     let turn = world.resource::<TurnState>().turn as u64;
     if stage == Stage::Guessing {
@@ -463,26 +477,26 @@ pub fn next_card_order(
     tried.insert(id.clone());
     let t = tables();
     let tac_phase = fight.round == 0;
-    if flow::forced(&fight, t, i, tac_phase).is_some() {
+    if flow::forced(fight, t, i, tac_phase).is_some() {
         return Some(Order::Pass { unit: id });
     }
-    let intent = led_intent.or_else(|| intent_of(world, &fight, i));
-    let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, &fight, i));
+    let intent = led_intent.or_else(|| intent_of(world, fight, i));
+    let is_commanded = commanders.as_ref().is_some_and(|c| commanded(c, fight, i));
     let play = if strong && is_commanded {
         let mix = super::imagine::mix(&[seed, turn, fight.round as u64, i as u64]);
-        let participants = flow::participants(&fight, t, tac_phase);
+        let participants = flow::participants(fight, t, tac_phase);
         let deciders = commanders.as_ref().map_or(1, |c| {
             participants
                 .iter()
                 .filter(|&&j| {
                     fight.fighters[j].side == side
                         && !fight.fighters[j].is_mount()
-                        && commanded(c, &fight, j)
+                        && commanded(c, fight, j)
                 })
                 .count()
         });
         lookahead_play(
-            &fight,
+            fight,
             t,
             i,
             tac_phase,
@@ -494,7 +508,7 @@ pub fn next_card_order(
             },
         )
     } else {
-        baseline_play(&fight, t, i, tac_phase, intent.as_ref())
+        baseline_play(fight, t, i, tac_phase, intent.as_ref())
     };
     if play.tac.is_none() && play.melee.is_empty() {
         return Some(Order::Pass { unit: id });

@@ -113,7 +113,8 @@ fn charger_of(
         return Err(format!("{} is out of the fight", f.id));
     }
     if fight
-        .enemies(i)
+        .enemies_within(i, 1)
+        .into_iter()
         .any(|j| fight.in_contact(i, j) && !fight.fighters[j].is_mount())
     {
         return Err("C1: a figure in contact with an enemy cannot begin a charge".into());
@@ -353,9 +354,12 @@ fn reveal(world: &mut World, phase: Phase) {
             // Mutual chargers answer with their own charge; a figure in contact with an enemy
             // STANDS GROUND without choosing (C5).
             let mutual = b.declared.get(t).is_some_and(|x| x.first() == Some(u));
-            let in_contact = fight
-                .index_of(t)
-                .is_some_and(|i| fight.enemies(i).any(|j| fight.in_contact(i, j)));
+            let in_contact = fight.index_of(t).is_some_and(|i| {
+                fight
+                    .enemies_within(i, 1)
+                    .into_iter()
+                    .any(|j| fight.in_contact(i, j))
+            });
             if !mutual && !in_contact && !targets.contains(t) {
                 targets.push(t.clone());
             }

@@ -33,3 +33,30 @@ fn the_limits_bench_level_is_at_every_limit() {
         );
     }
 }
+
+/// The contact-turn bench's level (issue 33, item 3) has the map at the limits, 4096 figures,
+/// and every figure next to an enemy (the cell straight ahead of its facing line), so the
+/// turn it measures has everyone in contact.
+#[test]
+fn the_contact_bench_level_has_everyone_in_contact() {
+    let level = at_limits::contact_level(15, MAX_FIGURES);
+    assert_eq!(
+        level.board.width as u64 * level.board.height as u64,
+        MAX_CELLS
+    );
+    assert_eq!(level.figures.len(), MAX_FIGURES);
+    let by_cell: std::collections::HashMap<(i32, i32), u8> = level
+        .figures
+        .iter()
+        .map(|f| ((f.at.x, f.at.y), f.side))
+        .collect();
+    for f in &level.figures {
+        let ahead = if f.side == 0 { f.at.y + 1 } else { f.at.y - 1 };
+        assert_eq!(
+            by_cell.get(&(f.at.x, ahead)),
+            Some(&(1 - f.side)),
+            "{} has no enemy ahead",
+            f.id
+        );
+    }
+}

@@ -114,6 +114,8 @@ pub fn dismount(fight: &mut Fight, rider: usize, near: Option<Cell>) -> Option<C
     let land = cells.first().copied();
     if let Some(c) = land {
         let facing = fight.fighters[rider].facing;
+        let old = fight.fighters[rider].cell;
+        fight.moved(rider, old, c);
         fight.fighters[rider].cell = c;
         fight.fighters[rider].facing = facing;
         let k = fight.board.index(c);

@@ -327,6 +327,10 @@ pub struct Fight {
     pub melee_k2: bool,
     /// The ruleset's §6 PREPARE SPELL options.
     pub prepare: PrepareSpellLimits,
+    /// Who stands where, for finding the figures near one without looking at every figure
+    /// (`super::near`): kept in step by [`Fight::place`]; a figure moved by hand must be told
+    /// with [`Fight::moved`].
+    pub near: super::near::NearIndex,
 }
 
 /// D6: "step #1 initiative applying in those cases where contact was made in the first phase
@@ -488,12 +492,16 @@ impl Fight {
         self.side_towards(a, self.fighters[b].cell).is_frontal()
     }
 
-    /// Enemies of `i` still up (a riderless horse is nobody's enemy).
+    /// Enemies of `i` still up (a riderless horse is nobody's enemy). Walks every figure:
+    /// where only those near count, [`Fight::enemies_within`] reads only the cells around.
     pub fn enemies(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.fighters.len()).filter(move |&j| {
-            let f = &self.fighters[j];
-            self.hostile(i, j) && f.is_up() && !(f.is_mount() && f.rider.is_none())
-        })
+        (0..self.fighters.len()).filter(move |&j| self.is_enemy(i, j))
+    }
+
+    /// Is `j` one of [`Fight::enemies`] of `i`?
+    pub fn is_enemy(&self, i: usize, j: usize) -> bool {
+        let f = &self.fighters[j];
+        self.hostile(i, j) && f.is_up() && !(f.is_mount() && f.rider.is_none())
     }
 
     /// Do `a` and `b` fight each other? Different sides, or a berserk and a friend he has
@@ -530,12 +538,12 @@ impl Fight {
 
     /// In melee: touching an enemy, or an enemy within its weapon's reach in front (D6).
     pub fn engaged(&self, i: usize, t: &Tables) -> bool {
-        self.fighters[i].is_up() && self.enemies(i).any(|j| self.within_reach(i, j, t))
-    }
-
-    /// Closest enemy distance, if any enemy is up.
-    pub fn nearest_enemy_distance(&self, i: usize) -> Option<i32> {
-        self.enemies(i).map(|j| self.distance(i, j)).min()
+        // `within_reach` holds only within 2 cells.
+        self.fighters[i].is_up()
+            && self
+                .enemies_within(i, 2)
+                .into_iter()
+                .any(|j| self.within_reach(i, j, t))
     }
 
     /// A cell a figure can stand in: on the map, passable, empty.
@@ -555,6 +563,8 @@ impl Fight {
         }
         let partner = self.fighters[i].mount.or(self.fighters[i].rider);
         for j in std::iter::once(i).chain(partner) {
+            let old = self.fighters[j].cell;
+            self.moved(j, old, to);
             self.fighters[j].cell = to;
             self.fighters[j].facing = facing;
         }

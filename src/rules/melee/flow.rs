@@ -118,8 +118,8 @@ pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Ch
     // its blows are lost.
     if !in_reach(fight, t, i) {
         let psp = super::cards::Card::Melee(MeleeCard::PassiveShieldParry);
-        let hand = super::hand::hand(fight, t, i, false);
-        let mut playable = hand.iter().filter(|c| c.verdict.is_ok());
+        // The hand's cards judged one by one, only as far as the answer needs.
+        let mut playable = super::hand::playable(fight, t, i, false);
         match playable.next() {
             None => {
                 return Some(Choice {
@@ -127,7 +127,7 @@ pub fn forced(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Option<Ch
                     ..Choice::default()
                 });
             }
-            Some(c) if c.card == psp && playable.next().is_none() => {
+            Some(c) if c == psp && playable.next().is_none() => {
                 return Some(Choice::default());
             }
             Some(_) => {}
@@ -218,7 +218,8 @@ pub fn guessers(fight: &Fight, t: &Tables, plays: &[Option<Choice>]) -> Vec<(usi
         if !c.melee.iter().any(|m| matches!(m, MeleeCard::Dodge(_))) {
             continue;
         }
-        for g in fight.enemies(d) {
+        // Reach is at most 2 cells (D11).
+        for g in fight.enemies_within(d, 2) {
             if fight.in_contact(g, d) || fight.can_strike(g, d, fight.fighters[g].reach(t)) {
                 v.push((g, d));
             }

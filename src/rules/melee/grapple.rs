@@ -461,7 +461,8 @@ pub(crate) fn wheel<D: Dice>(
     );
     let hw = fight.fighters[h].weight as i64;
     let near: Vec<usize> = fight
-        .enemies(h)
+        .enemies_within(h, 1)
+        .into_iter()
         .filter(|&j| fight.in_contact(h, j) && fight.unit_of(j) == j)
         .collect();
     for j in near {

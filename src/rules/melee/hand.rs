@@ -23,13 +23,75 @@ pub struct HandCard {
 /// Every card of figure `i`'s hand for this round. Cards aimed at a figure are listed once
 /// per enemy within 4 cells (spells: per figure in the fight within their range).
 pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCard> {
+    cards_of(fight, i)
+        .map(|card| {
+            let (cost, verdict) = judge(fight, t, i, tac_phase, &card, true);
+            HandCard {
+                cost,
+                verdict,
+                card,
+            }
+        })
+        .collect()
+}
+
+/// The cards of [`hand`] that may be played now, in the hand's order, each judged only when
+/// reached: the melee asks whether a figure has any choice at all for every figure of every
+/// card round, and usually the first card or two answer it (issue 33).
+pub fn playable<'a>(
+    fight: &'a Fight,
+    t: &'a Tables,
+    i: usize,
+    tac_phase: bool,
+) -> impl Iterator<Item = Card> + 'a {
+    cards_of(fight, i).filter(move |card| judge(fight, t, i, tac_phase, card, false).1.is_ok())
+}
+
+/// A card's cost (when `with_cost`; else 0) and verdict in `i`'s hand.
+fn judge(
+    fight: &Fight,
+    t: &Tables,
+    i: usize,
+    tac_phase: bool,
+    card: &Card,
+    with_cost: bool,
+) -> (u8, Result<(), Ineligible>) {
     let me = &fight.fighters[i];
-    let mut foes: Vec<usize> = fight
-        .enemies(i)
-        .filter(|&j| fight.distance(i, j) <= 4)
-        .collect();
+    let with = match card {
+        // C8: a steed at speed turns with its MOVE (judged as played together).
+        Card::Melee(m @ MeleeCard::Horse(HorseCard::Turn { .. })) => {
+            vec![MeleeCard::Horse(HorseCard::Move), m.clone()]
+        }
+        Card::Melee(m) => vec![m.clone()],
+        Card::Tac(_) => Vec::new(),
+    };
+    let sit = Situation {
+        fight,
+        tables: t,
+        tac_phase,
+        tac: None,
+        with: &with,
+    };
+    let cost = if with_cost { cost(card, me, &sit) } else { 0 };
+    (cost, eligibility(card, me, &sit))
+}
+
+/// Every card of `i`'s hand, in the hand's order: the TAC cards, then the rest, listed only
+/// when the TAC cards are passed (the rest names every enemy within 4 cells, and the first TAC
+/// card often answers [`playable`]'s question).
+fn cards_of(fight: &Fight, i: usize) -> impl Iterator<Item = Card> + '_ {
+    TacCard::ALL
+        .iter()
+        .map(|&c| Card::Tac(c))
+        .chain(std::iter::once(()).flat_map(move |()| other_cards(fight, i)))
+}
+
+/// The cards of `i`'s hand after the TAC cards, in the hand's order.
+fn other_cards(fight: &Fight, i: usize) -> Vec<Card> {
+    let me = &fight.fighters[i];
+    let mut foes: Vec<usize> = fight.enemies_within(i, 4);
     foes.sort_by(|&a, &b| fight.fighters[a].id.cmp(&fight.fighters[b].id));
-    let mut cards: Vec<Card> = TacCard::ALL.iter().map(|&c| Card::Tac(c)).collect();
+    let mut cards: Vec<Card> = Vec::new();
     let g = fight.grid();
     for &j in &foes {
         let target = fight.fighters[j].id.clone();
@@ -76,8 +138,8 @@ pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCar
             spell: s.clone(),
             target: None,
         }));
-        for j in 0..fight.fighters.len() {
-            if j != i && fight.fighters[j].is_up() && fight.distance(i, j) <= 4 {
+        for j in fight.fighters_within(me.cell, 4) {
+            if j != i && fight.fighters[j].is_up() {
                 cards.push(Card::Melee(MeleeCard::CastSpell {
                     spell: s.clone(),
                     target: Some(fight.fighters[j].id.clone()),
@@ -131,28 +193,4 @@ pub fn hand(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Vec<HandCar
         cards.push(Card::Melee(MeleeCard::Horse(HorseCard::Turn { facing: d })));
     }
     cards
-        .into_iter()
-        .map(|card| {
-            let with = match &card {
-                // C8: a steed at speed turns with its MOVE (judged as played together).
-                Card::Melee(m @ MeleeCard::Horse(HorseCard::Turn { .. })) => {
-                    vec![MeleeCard::Horse(HorseCard::Move), m.clone()]
-                }
-                Card::Melee(m) => vec![m.clone()],
-                Card::Tac(_) => Vec::new(),
-            };
-            let sit = Situation {
-                fight,
-                tables: t,
-                tac_phase,
-                tac: None,
-                with: &with,
-            };
-            HandCard {
-                cost: cost(&card, me, &sit),
-                verdict: eligibility(&card, me, &sit),
-                card,
-            }
-        })
-        .collect()
 }

@@ -73,7 +73,7 @@ pub fn move_ok(sit: &Situation, i: usize, step: MoveStep) -> Result<(), Ineligib
             if !fight.free(to, false) {
                 return no("§6 MOVE", format!("{to} is not free"));
             }
-            for j in fight.enemies(i) {
+            for j in fight.enemies_within(i, 1) {
                 if fight.touches_front(i, j)
                     && fight.grid().distance(to, fight.fighters[j].cell) > 1
                     && !may_disengage(fight, sit.tables, i, j)
@@ -403,7 +403,11 @@ pub fn tac_move(
             }
         }
         TacCard::Close | TacCard::Fleche | TacCard::Charge => {
-            if fight.enemies(i).any(|j| fight.in_contact(i, j)) {
+            if fight
+                .enemies_within(i, 1)
+                .into_iter()
+                .any(|j| fight.in_contact(i, j))
+            {
                 return (
                     format!(
                         "{id} plays {} but is already in contact: no movement (D6).",
@@ -506,8 +510,8 @@ fn advance(fight: &mut Fight, t: &Tables, i: usize, tg: usize, n: i32, card: Tac
         at = c;
         // D16: meeting another enemy's front stops the figure (charging steeds excepted).
         let charging_steed = mounted && card == TacCard::Charge;
-        let blocked = fight.enemies(i).any(|j| {
-            j != tg && {
+        let blocked = fight.fighters_within(at, 1).into_iter().any(|j| {
+            j != tg && fight.is_enemy(i, j) && {
                 let e = &fight.fighters[j];
                 g.distance(at, e.cell) == 1
                     && g.side_facing(e.shape, e.cell, e.facing, at).is_frontal()
@@ -630,12 +634,14 @@ pub fn do_step(fight: &mut Fight, i: usize, step: MoveStep, stand_roll: Option<u
             }
             let facing = fight.fighters[i].facing;
             let before: Vec<usize> = fight
-                .enemies(i)
+                .enemies_within(i, 1)
+                .into_iter()
                 .filter(|&j| fight.in_contact(i, j))
                 .collect();
             fight.place(i, to, facing);
             let fresh: Vec<usize> = fight
-                .enemies(i)
+                .enemies_within(i, 1)
+                .into_iter()
                 .filter(|&j| fight.in_contact(i, j) && !before.contains(&j))
                 .collect();
             for &j in &fresh {
@@ -687,7 +693,8 @@ pub fn horse_move(fight: &mut Fight, t: &Tables, h: usize) -> String {
     let mut at = start;
     let mut contacts = Vec::new();
     let before: Vec<usize> = fight
-        .enemies(h)
+        .enemies_within(h, 1)
+        .into_iter()
         .filter(|&j| fight.in_contact(h, j))
         .collect();
     for _ in 0..n {
@@ -697,7 +704,7 @@ pub fn horse_move(fight: &mut Fight, t: &Tables, h: usize) -> String {
         }
         fight.place(unit, next, facing);
         at = next;
-        for j in fight.enemies(h).collect::<Vec<_>>() {
+        for j in fight.enemies_within(h, 1) {
             if fight.in_contact(h, j) && !before.contains(&j) && !contacts.contains(&j) {
                 contacts.push(j);
             }

@@ -66,7 +66,10 @@ pub fn resolve<D: Dice>(
                     .get(i)
                     .and_then(|c| c.as_ref())
                     .is_some_and(|c| c.tac.is_some())
-                && fight.enemies(i).any(|j| fight.in_contact(i, j))
+                && fight
+                    .enemies_within(i, 1)
+                    .into_iter()
+                    .any(|j| fight.in_contact(i, j))
         })
         .collect();
     // Pay for the cards (TAC cards once their movement is known).
@@ -234,7 +237,8 @@ pub fn resolve<D: Dice>(
             .map(|i| {
                 if keepers {
                     fight
-                        .enemies(i)
+                        .enemies_within(i, 1)
+                        .into_iter()
                         .filter(|&j| fight.in_contact(i, j))
                         .collect()
                 } else {
@@ -286,7 +290,8 @@ pub fn resolve<D: Dice>(
                 continue;
             }
             let approached = fight
-                .enemies(k)
+                .enemies_within(k, 1)
+                .into_iter()
                 .any(|j| moved[j] && fight.in_contact(k, j) && !contacts_before[k].contains(&j));
             if !approached {
                 continue;
@@ -317,7 +322,8 @@ pub fn resolve<D: Dice>(
                 continue;
             }
             let now: Vec<usize> = fight
-                .enemies(i)
+                .enemies_within(i, 1)
+                .into_iter()
                 .filter(|&j| fight.in_contact(i, j))
                 .collect();
             if now.is_empty() {
@@ -855,7 +861,8 @@ fn dodges<D: Dice>(
             continue;
         }
         let before: Vec<usize> = fight
-            .enemies(i)
+            .enemies_within(i, 1)
+            .into_iter()
             .filter(|&j| fight.in_contact(i, j))
             .collect();
         let Some((from, to)) = moves::dodge_move(fight, i, d) else {

@@ -150,6 +150,7 @@ pub fn fight(mut board: Board, groups: Vec<Vec<Fighter>>, conditions: &[&str]) -
         first_half: None,
         melee_k2: false,
         prepare: Default::default(),
+        near: Default::default(),
     }
 }
 

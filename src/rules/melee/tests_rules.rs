@@ -497,6 +497,8 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
     assert!(berserk::calm_ok(&f, c, k, 3).is_err());
     // When he calms at last (end of a phase, no enemy in sight) the feud ends.
     f.fighters[c].cell = Cell::new(20, 1);
+    // Moved by hand: the index of who stands where is built afresh.
+    f.near.clear();
     let mut dice = ScriptedDice::new(&[1], &[]);
     flow::end_phase(&mut f, &mut dice);
     assert!(!f.fighters[k].state.berserk && !f.hostile(k, c));
@@ -513,6 +515,8 @@ fn a_friend_calming_a_berserk_is_turned_on_at_50_less_iq_and_wisdom() {
     assert!(berserk::calm_ok(&f, k, c, 3).is_err(), "c is not berserk");
     let mut g = f.clone();
     g.fighters[c].cell = Cell::new(5, 8);
+    // Moved by hand: the index of who stands where is built afresh.
+    g.near.clear();
     assert!(
         berserk::calm_ok(&g, c, k, 3)
             .unwrap_err()
@@ -614,9 +618,13 @@ fn a_berserk_aids_no_friend_while_an_enemy_is_closer() {
     // The enemy farther than the friend: he may aid him.
     let b = ix(&f, "b");
     f.fighters[b].cell = Cell::new(5, 11);
+    // Moved by hand: the index of who stands where is built afresh.
+    f.near.clear();
     assert!(verdict(&f, "w", quick(Some("c"))).is_ok());
     // A fallen enemy does not hold him back.
     f.fighters[b].cell = Cell::new(6, 5);
+    // Moved by hand: the index of who stands where is built afresh.
+    f.near.clear();
     assert!(verdict(&f, "w", quick(Some("c"))).is_err());
     f.fighters[b].state.fallen = super::fight::Fallen::Incapacitated;
     assert!(verdict(&f, "w", quick(Some("c"))).is_ok());

@@ -356,6 +356,7 @@ fn read_with(world: &World, q: &mut QueryState<FightQuery>) -> (Fight, Vec<Entit
         first_half,
         melee_k2: false,
         prepare,
+        near: Default::default(),
     };
     (fight, entities)
 }

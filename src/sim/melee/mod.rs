@@ -120,6 +120,29 @@ impl MeleeState {
         })
     }
 
+    /// The first figure of `side` (its index in the fight) whose cards or guesses the game
+    /// waits for: the first of [`MeleeState::waiting_ids`] on that side, found without
+    /// copying every waiting figure's id (asked for every card order, issue 33).
+    pub fn first_waiting(&self, side: u8) -> Option<usize> {
+        let f = self.fight.as_ref()?;
+        let mine = |&i: &usize| f.fighters[i].side == side;
+        match self.stage {
+            Stage::Choosing => self.waiting.iter().copied().find(mine),
+            Stage::Guessing => self.to_guess.iter().map(|&(g, _)| g).find(mine),
+            Stage::Idle | Stage::NextRound => None,
+        }
+    }
+
+    /// True when [`MeleeState::waiting_ids`] would name somebody.
+    pub fn waits(&self) -> bool {
+        self.fight.is_some()
+            && match self.stage {
+                Stage::Choosing => !self.waiting.is_empty(),
+                Stage::Guessing => !self.to_guess.is_empty(),
+                Stage::Idle | Stage::NextRound => false,
+            }
+    }
+
     /// Ids of the figures whose cards (or guesses) the game waits for.
     pub fn waiting_ids(&self) -> Vec<String> {
         let Some(f) = &self.fight else {
@@ -154,7 +177,7 @@ pub fn in_melee(world: &World, phase: Phase) -> bool {
 pub fn waiting(world: &World) -> bool {
     world
         .get_resource::<MeleeState>()
-        .is_some_and(|s| s.stage != Stage::Idle && !s.waiting_ids().is_empty())
+        .is_some_and(|s| s.stage != Stage::Idle && s.waits())
 }
 
 /// §6 FEROCITY: a figure's Lady (or Man), named by `beloved` in its level entry: when it is

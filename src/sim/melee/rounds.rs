@@ -133,7 +133,7 @@ pub(super) fn progress(world: &mut World, phase: Phase) {
             setup_round(world, phase);
         }
         let s = world.resource::<MeleeState>();
-        if s.stage == Stage::Idle || !s.waiting_ids().is_empty() {
+        if s.stage == Stage::Idle || s.waits() {
             return;
         }
         if s.stage == Stage::Choosing {

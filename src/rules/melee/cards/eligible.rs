@@ -44,7 +44,10 @@ pub(super) fn tac_ok(t: TacCard, i: usize, sit: &Situation) -> Result<(), Inelig
         );
     }
     if !sit.tac_phase {
-        let in_contact = fight.enemies(i).any(|j| fight.in_contact(i, j));
+        let in_contact = fight
+            .enemies_within(i, 1)
+            .into_iter()
+            .any(|j| fight.in_contact(i, j));
         let near = fight
             .nearest_enemy_distance(i)
             .is_some_and(|d| d - 1 <= seed::JOIN_MELEE);

@@ -1,0 +1,103 @@
+//! The questions of who stands near a figure (issue 33, item 3), answered from the fight's
+//! [`NearIndex`](super::near::NearIndex): only the rows around the figure are read, and the
+//! answers are exactly those of a walk over every fighter, in the same (index) order. Apart
+//! from `near.rs`, which holds the index alone, so that `fight.rs` may keep one without the
+//! two importing each other.
+
+use super::fight::Fight;
+use crate::rules::grid::Cell;
+
+impl Fight {
+    /// The sorted index, built from the fighters' cells if it is not yet.
+    fn near_index(&self) -> &[(i32, i32, u32)] {
+        let v = self.near.0.get_or_init(|| {
+            let mut v: Vec<(i32, i32, u32)> = self
+                .fighters
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.cell.y, f.cell.x, i as u32))
+                .collect();
+            v.sort_unstable();
+            v
+        });
+        // Tests move figures by hand; the game moves them only through `place` and `moved`.
+        #[cfg(test)]
+        assert!(
+            v.len() == self.fighters.len()
+                && v.iter()
+                    .all(|&(y, x, i)| self.fighters[i as usize].cell == Cell::new(x, y)),
+            "a figure moved without Fight::place or Fight::moved: the near index is stale"
+        );
+        v
+    }
+
+    /// Fighter `i` was put on `to` from `from` by hand (not by [`Fight::place`]): keeps the
+    /// index of who stands where in step.
+    pub fn moved(&mut self, i: usize, from: Cell, to: Cell) {
+        if from != to {
+            self.near.shift(i, from, to);
+        }
+    }
+
+    /// Every fighter within `r` cells of `c` (any side, any state), in index order.
+    pub fn fighters_within(&self, c: Cell, r: i32) -> Vec<usize> {
+        let idx = self.near_index();
+        let g = self.grid();
+        let mut v = Vec::new();
+        for y in c.y - r..=c.y + r {
+            // The same box as `Fight::enemies_near` (a hex row's columns shift by half a cell).
+            let lo = idx.partition_point(|&e| e < (y, c.x - r - 1, 0));
+            let hi = idx.partition_point(|&e| e <= (y, c.x + r + 1, u32::MAX));
+            for &(ey, ex, j) in &idx[lo..hi] {
+                if g.distance(c, Cell::new(ex, ey)) <= r {
+                    v.push(j as usize);
+                }
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    /// [`Fight::enemies`] of `i` within `r` cells of it, in index order: the same figures as
+    /// `enemies(i).filter(|&j| distance(i, j) <= r)`.
+    pub fn enemies_within(&self, i: usize, r: i32) -> Vec<usize> {
+        let mut v = self.fighters_within(self.fighters[i].cell, r);
+        v.retain(|&j| self.is_enemy(i, j));
+        v
+    }
+
+    /// The distance to the nearest enemy of `i` that is up, found ring by ring (doubling the
+    /// radius), so a figure in contact reads only its neighbours.
+    pub fn nearest_enemy_distance(&self, i: usize) -> Option<i32> {
+        let span = self.board.width.max(self.board.height).max(1);
+        let mut r = 2;
+        while r < span {
+            if let Some(d) = self
+                .enemies_within(i, r)
+                .into_iter()
+                .map(|j| self.distance(i, j))
+                .min()
+            {
+                return Some(d);
+            }
+            r *= 2;
+        }
+        // Far apart, or off the map: every enemy.
+        self.enemies(i).map(|j| self.distance(i, j)).min()
+    }
+
+    /// Enemies of `i`, nearest first (ties by id), as far as the nearest or `far` cells,
+    /// whichever is farther: the start of `enemies(i)` sorted that way.
+    pub fn foes_nearest_first(&self, i: usize, far: i32) -> Vec<usize> {
+        let reach = match self.nearest_enemy_distance(i) {
+            Some(d) => d.max(far),
+            None => return Vec::new(),
+        };
+        let mut v = self.enemies_within(i, reach);
+        v.sort_by(|&a, &b| {
+            (self.distance(i, a), &self.fighters[a].id)
+                .cmp(&(self.distance(i, b), &self.fighters[b].id))
+        });
+        v
+    }
+}
