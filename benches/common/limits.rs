@@ -72,20 +72,7 @@ pub fn limits_level_text(seed: u64) -> String {
             let t = spread[placed.len() % spread.len()];
             placed.push((t.into(), x, y));
         }
-        for (i, chunk) in placed.chunks(8).enumerate() {
-            let mut members = Vec::new();
-            for (k, (template, x, y)) in chunk.iter().enumerate() {
-                rows[*y][*x] = '.';
-                let id = format!("{}_{}", name.to_lowercase(), i * 8 + k);
-                members.push((id, template.clone(), *x, *y));
-            }
-            units.push(Unit {
-                name: format!("{name} {i}"),
-                side: name,
-                facing,
-                members,
-            });
-        }
+        units.extend(units_of_eight(&mut rows, name, facing, placed));
     }
     level_text(
         "At the limits",
@@ -114,23 +101,10 @@ pub fn contact_level_text(seed: u64, figures: usize) -> String {
         let mut placed = Vec::with_capacity(figures / 2);
         for p in 0..pairs {
             for k in 0..LINE_LEN {
-                placed.push((LINE_X0 + k, y0 + 6 * p + side));
+                placed.push(("footman".to_string(), LINE_X0 + k, y0 + 6 * p + side));
             }
         }
-        for (i, chunk) in placed.chunks(8).enumerate() {
-            let mut members = Vec::new();
-            for (k, (x, y)) in chunk.iter().enumerate() {
-                rows[*y][*x] = '.';
-                let id = format!("{}_{}", name.to_lowercase(), i * 8 + k);
-                members.push((id, "footman".to_string(), *x, *y));
-            }
-            units.push(Unit {
-                name: format!("{name} {i}"),
-                side: name,
-                facing,
-                members,
-            });
-        }
+        units.extend(units_of_eight(&mut rows, name, facing, placed));
     }
     level_text(
         "Everyone in contact",
@@ -165,4 +139,30 @@ pub fn limits_level(seed: u64) -> Level {
     );
     assert_eq!(level.file.figures.len(), MAX_FIGURES);
     level
+}
+
+/// `side`'s figures (template, column, row) in units of eight, in order, ids `red_0`, `red_1`,
+/// …; each figure's cell is made open ground.
+fn units_of_eight<'a>(
+    rows: &mut [Vec<char>],
+    side: &'a str,
+    facing: &'a str,
+    placed: Vec<(String, usize, usize)>,
+) -> Vec<Unit<'a>> {
+    let mut units = Vec::new();
+    for (i, chunk) in placed.chunks(8).enumerate() {
+        let mut members = Vec::new();
+        for (k, (template, x, y)) in chunk.iter().enumerate() {
+            rows[*y][*x] = '.';
+            let id = format!("{}_{}", side.to_lowercase(), i * 8 + k);
+            members.push((id, template.clone(), *x, *y));
+        }
+        units.push(Unit {
+            name: format!("{side} {i}"),
+            side,
+            facing,
+            members,
+        });
+    }
+    units
 }

@@ -3,6 +3,7 @@
 //! ally's), C6 (the 2" straight run before a charge's contact), D4 (a crossbow that shot
 //! reloads and does not move; an ASL rifle is no crossbow).
 
+use super::sim_orders::refused;
 use std::path::Path;
 use warhorse::level::{load_level_file, load_level_str};
 use warhorse::rules::grid::Dir;
@@ -16,19 +17,6 @@ fn game(file: &str, seed: u64) -> Game {
         &load_level_file(Path::new(file)).expect("level loads"),
         seed,
     )
-}
-
-/// A refused order leaves every figure and the log as they were; returns the refusal.
-fn refused(g: &mut Game, o: &Order) -> String {
-    let before = g.snapshot();
-    let why = g.order(o).expect_err("order should be refused").0;
-    let after = g.snapshot();
-    assert_eq!(
-        before.figures, after.figures,
-        "a refusal changed the figures"
-    );
-    assert_eq!(before.log, after.log, "a refusal wrote to the log");
-    why
 }
 
 fn go(unit: &str, dir: Dir, n: usize) -> Order {

@@ -38,8 +38,9 @@ fn gait(unit: &str, gait: Gait) -> Order {
     }
 }
 
-/// A refused order leaves every figure and the log exactly as they were.
-fn refused(g: &mut Game, o: &Order) -> String {
+/// A refused order leaves every figure and the log exactly as they were; returns the
+/// refusal's words.
+pub(crate) fn refused(g: &mut Game, o: &Order) -> String {
     let before = g.snapshot();
     let why = g.order(o).expect_err("order should be refused").0;
     let after = g.snapshot();
