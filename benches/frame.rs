@@ -1,8 +1,8 @@
 //! Frame-time benchmark of the game's own systems (issue 3): the play logic (selection,
 //! reach, path preview, actions, reach marks), the bridge (orders applied to the game, mirror
 //! sync), the map and the counters, headless on `MinimalPlugins` — no rendering, no egui
-//! layout (those belong to the GPU and the egui crate, and are measured in the window by
-//! `warhorse --e2e`, see docs/performance.md).
+//! layout (those belong to the GPU and the egui crate, and are measured in the window by the
+//! end-to-end test's move driver, see docs/performance.md).
 //!
 //! The level is generated in code: a 128×128 `destrier` map of open ground with scattered
 //! woods and hills and 200 figures — per side 60 on foot (footmen, archers) and 40 mounted

@@ -20,14 +20,6 @@ pub struct Cli {
     /// Level to open in the window (default: the embedded default level).
     #[arg(long)]
     pub level: Option<PathBuf>,
-    /// Self-test (hidden): play one move in the window with synthetic input, save
-    /// screenshots into this folder, print `E2E PASS`/`E2E FAIL` and exit.
-    #[arg(long, hide = true, value_name = "DIR")]
-    pub e2e: Option<PathBuf>,
-    /// Self-test (hidden): play a hot-seat game into a melee and through every card round
-    /// with synthetic input, save screenshots into this folder, print `E2E PASS`/`E2E FAIL`.
-    #[arg(long, hide = true, value_name = "DIR", conflicts_with = "e2e")]
-    pub e2e_melee: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -153,12 +145,7 @@ fn parse_ai(s: &str) -> Result<crate::ai::AiLevel, String> {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        None => open_window(
-            cli.level,
-            cli.e2e
-                .map(crate::ui::SelfTest::Move)
-                .or(cli.e2e_melee.map(crate::ui::SelfTest::Melee)),
-        ),
+        None => open_window(cli.level),
         Some(Command::Check { files }) => check::run(&files),
         Some(Command::Reach {
             level,
@@ -255,26 +242,18 @@ pub fn no_display() -> Option<String> {
     None
 }
 
-fn open_window(level: Option<PathBuf>, e2e: Option<crate::ui::SelfTest>) -> i32 {
+fn open_window(level: Option<PathBuf>) -> i32 {
     if let Some(why) = no_display() {
         eprintln!("warhorse: {why}");
         return 1;
     }
-    if level.is_none() && e2e.is_none() {
+    let Some(level) = level else {
         let exit = crate::ui::screens::run_start_screen();
         return i32::from(exit != bevy::app::AppExit::Success);
-    }
-    let loaded = match &level {
-        Some(p) => crate::level::load_level_file(p),
-        None => {
-            crate::level::load_level_str(crate::level::DEFAULT_LEVEL, "<embedded default>", None)
-        }
     };
-    match loaded {
+    match crate::level::load_level_file(&level) {
         Ok(l) => {
-            // The self-test plays a fixed seed so its run is reproducible.
-            let seed = e2e.as_ref().map(|_| 1);
-            if crate::ui::run_window(l, seed, e2e) == bevy::app::AppExit::Success {
+            if crate::ui::run_window(l, None) == bevy::app::AppExit::Success {
                 0
             } else {
                 1

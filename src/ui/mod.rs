@@ -85,6 +85,13 @@ impl Plugin for UiPlugin {
 /// through the [bridge](bridge) ([`window_app_for`], [`bridge::StartGame`]); the preview
 /// example spawns stand-in figures with [`spawn_preview_figures`] instead.
 pub fn window_app(level: Level) -> App {
+    window_app_on(level, false)
+}
+
+/// [`window_app`], with the window's event loop allowed off the main thread when `any_thread`
+/// (Linux and Windows only): the test harness runs each test on a thread of its own, and the
+/// end-to-end tests drive a real window from one (tests/integration/e2e/).
+pub fn window_app_on(level: Level, any_thread: bool) -> App {
     let title = format!("Warhorse — {}", level.file.name);
     let mut app = App::new();
     app.add_plugins(
@@ -96,6 +103,9 @@ pub fn window_app(level: Level) -> App {
                     ..default()
                 }),
                 ..default()
+            })
+            .set(bevy::winit::WinitPlugin {
+                run_on_any_thread: any_thread,
             })
             .set(bevy::asset::AssetPlugin {
                 file_path: art::asset_folder(),
@@ -116,37 +126,12 @@ pub fn window_app_for(game: crate::sim::Game, level: Level) -> App {
     app
 }
 
-/// Which self-test plays the window (hidden command-line flags).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SelfTest {
-    /// `--e2e DIR`: one move with synthetic input ([`play::autotest`]).
-    Move(std::path::PathBuf),
-    /// `--e2e-melee DIR`: a hot-seat game into a melee and through every card round
-    /// ([`screens::selftest_melee`]).
-    Melee(std::path::PathBuf),
-}
-
 /// Opens the game window playing a new game of `level` (dice seeded by `seed`, or by the
 /// clock) and runs until it is closed; the exit status tells the binary whether the app
-/// stopped on an error. With a self-test, the window plays itself and writes its screenshots
-/// where the test says.
-pub fn run_window(level: Level, seed: Option<u64>, selftest: Option<SelfTest>) -> AppExit {
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
-    });
-    let mut app = window_app_for(crate::sim::Game::new(&level, seed), level);
-    match selftest {
-        Some(SelfTest::Move(out)) => {
-            app.add_plugins(play::autotest::AutotestPlugin { out });
-        }
-        Some(SelfTest::Melee(out)) => {
-            app.add_plugins(screens::selftest_melee::MeleeSelfTest { out });
-        }
-        None => {}
-    }
-    app.run()
+/// stopped on an error.
+pub fn run_window(level: Level, seed: Option<u64>) -> AppExit {
+    let seed = seed.unwrap_or_else(screens::seed_from_time);
+    window_app_for(crate::sim::Game::new(&level, seed), level).run()
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@
 //! `Ctrl+Z` undoes; `Esc` cancels or deselects.
 
 pub mod actions;
-pub mod autotest;
 pub mod card;
 pub mod input;
 pub mod marks;

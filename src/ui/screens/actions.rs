@@ -3,13 +3,11 @@
 //! so every button has a headless test. [`watch_game`] reads the game each frame for the
 //! autosave, the hand-over screen and the card overlay.
 
-use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue, Picks};
-use super::charges::{ChargePicks, ChargeView};
-use super::fire::FireView;
+use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue};
 use super::handover::{ControlPoint, Handover};
 use super::host::GameHost;
-use super::saves::{Autosave, QUICKSAVE, SaveDir, SaveInfo, list_saves, load_game};
-use super::{Screen, SideControls};
+use super::saves::{Autosave, SaveDir, SaveInfo};
+use super::{Screen, ScreenStep, SideControls};
 use crate::level::{Control, Level};
 use crate::sim::Game;
 use crate::sim::phase::TurnState;
@@ -131,7 +129,7 @@ pub struct ScreenView {
 
 const NOTICE_SECONDS: f64 = 4.0;
 
-fn notice(world: &mut World, text: String) {
+pub(super) fn notice(world: &mut World, text: String) {
     let now = world
         .get_resource::<Time>()
         .map_or(0.0, |t| t.elapsed_secs_f64());
@@ -145,143 +143,53 @@ pub(crate) fn message(world: &mut World, title: &str, text: String) {
     });
 }
 
-/// Carries out one action on the world. Never panics; failures become dialogs.
+/// A game was put on the screen (a new one, a save loaded, the tutorial): each screen
+/// forgets what it showed of the last game. Triggered by [`install`]; every screen that
+/// keeps something of a game observes it in its own plugin.
+#[derive(Event, Clone, Copy, Debug)]
+pub struct GameOnScreen;
+
+/// The game was taken off the screen (back to the start screen).
+#[derive(Event, Clone, Copy, Debug)]
+pub struct GameOffScreen;
+
+/// Carries out one action on the world by handing it to the screen it belongs to. Never
+/// panics; failures become dialogs.
 pub fn apply_action(world: &mut World, action: ScreenAction) {
-    let dir = world.resource::<SaveDir>().0.clone();
     match action {
         ScreenAction::Start(level, seed, controls) => {
             let game = Game::new(&level, seed);
             install(world, game, *level, controls, Autosave::default());
         }
-        ScreenAction::Save(name) => {
-            let Some(game) = GameHost::get(world) else {
-                return;
-            };
-            match super::saves::save_named(game, &dir, &name) {
-                Ok(path) => {
-                    let mut o = world.resource_mut::<Overlays>();
-                    o.dialog = None;
-                    o.menu = false;
-                    notice(world, format!("Saved to {}", path.display()));
-                }
-                Err(e) => {
-                    world.resource_mut::<Overlays>().dialog = Some(Dialog::Save {
-                        name,
-                        error: Some(e),
-                    })
-                }
-            }
-        }
-        ScreenAction::QuickSave => {
-            let Some(game) = GameHost::get(world) else {
-                return;
-            };
-            let path = dir.join(QUICKSAVE);
-            match game.save(&path) {
-                Ok(()) => notice(world, format!("Saved to {}", path.display())),
-                Err(e) => message(world, "Could not save", e.to_string()),
-            }
-        }
-        ScreenAction::OpenLoad => {
-            world.resource_mut::<Overlays>().dialog = Some(Dialog::Load(list_saves(&dir)));
-        }
-        ScreenAction::Load(path) => match load_game(&path) {
-            Ok((game, level, stopped)) => {
-                // As they were when it was saved; an older save: as its level file says.
-                let players = game.record().players.clone();
-                let controls = if players.len() == level.file.sides.len() {
-                    world.insert_resource(super::ai_play::AiLevels(
-                        players.iter().map(|p| p.ai).collect(),
-                    ));
-                    players.iter().map(|p| p.control).collect()
-                } else {
-                    playable_controls(&level)
-                };
-                install(world, game, level, controls, Autosave::default());
-                // A crashed game resumed lives on in the new autosave: it is offered no more.
-                if crate::sim::journal::is_autosave(&path)
-                    && !crate::sim::journal::ended(&path)
-                    && let Err(e) = crate::sim::journal::mark_ended(&path)
-                {
-                    notice(world, format!("Autosave: {e}"));
-                    return;
-                }
-                match stopped {
-                    Some(why) => message(
-                        world,
-                        "Loaded in part",
-                        format!("{}: {why}", crate::level::error::shown_path(&path)),
-                    ),
-                    None => notice(world, format!("Loaded {}", path.display())),
-                }
-            }
-            Err(e) => message(world, "Could not load", e.to_string()),
-        },
-        ScreenAction::QuitToStart => {
-            world.insert_resource(super::replay::Replay(None));
-            GameHost::drop_game(world);
-            *world.resource_mut::<Overlays>() = Overlays::default();
-            *world.resource_mut::<ScreenView>() = ScreenView::default();
-            world.resource_mut::<NextState<Screen>>().set(Screen::Start);
-        }
+        ScreenAction::QuitToStart => quit_to_start(world),
         ScreenAction::Quit => {
             if let Some(game) = GameHost::get(world) {
                 game.close_autosave();
             }
             world.write_message(AppExit::Success);
         }
+        ScreenAction::Save(name) => super::saves::save(world, name),
+        ScreenAction::QuickSave => super::saves::quick_save(world),
+        ScreenAction::OpenLoad => super::saves::open_load(world),
+        ScreenAction::Load(path) => super::saves::load(world, &path),
         ScreenAction::WatchAgain => super::replay::start(world),
-        ScreenAction::Tutorial => super::tutorial::start(world),
         ScreenAction::ReplayToEnd => super::replay::skip_to_end(world),
+        ScreenAction::Tutorial => super::tutorial::start(world),
         ScreenAction::AcceptHandover => world.resource_mut::<Handover>().accept(),
-        ScreenAction::PlayCards(picks) => play_cards(world, &picks),
-        ScreenAction::Charges(orders) => {
-            let errors: Vec<String> = match GameHost::get(world) {
-                Some(game) => orders
-                    .iter()
-                    .filter_map(|o| game.order(o).err().map(|r| format!("{o}: {r}")))
-                    .collect(),
-                None => Vec::new(),
-            };
-            GameHost::touched(world);
-            world.insert_resource(ChargePicks::default());
-            world.resource_mut::<ChargeView>().key = None;
-            if !errors.is_empty() {
-                message(world, "Charge orders refused", errors.join("\n"));
-            }
-        }
-        ScreenAction::Fire(order) => {
-            let refused = GameHost::get(world).and_then(|game| game.order(&order).err());
-            GameHost::touched(world);
-            world.resource_mut::<FireView>().key = None;
-            if let Some(r) = refused {
-                message(world, "Refused", format!("{order}: {r}"));
-            }
-        }
-        ScreenAction::PassMelee(side) => {
-            let refused = world.resource_scope(|world, cards: Mut<Cards>| {
-                let game = GameHost::get(world)?;
-                cards.0.pass_rest(game, side).err()
-            });
-            GameHost::touched(world);
-            world.insert_resource(Picks::default());
-            world.resource_mut::<ScreenView>().cards_key = None;
-            if let Some(r) = refused {
-                message(world, "Refused", r);
-            }
-        }
-        ScreenAction::Guess(due, dir) => {
-            let refused = world.resource_scope(|world, cards: Mut<Cards>| {
-                let game = GameHost::get(world)?;
-                cards.0.guess(game, &due, dir).err()
-            });
-            GameHost::touched(world);
-            world.resource_mut::<ScreenView>().cards_key = None;
-            if let Some(why) = refused {
-                message(world, "Guess refused", why);
-            }
-        }
+        ScreenAction::PlayCards(picks) => super::cards::play(world, &picks),
+        ScreenAction::PassMelee(side) => super::cards::pass(world, side),
+        ScreenAction::Guess(due, dir) => super::cards::guess(world, &due, dir),
+        ScreenAction::Charges(orders) => super::charges::give(world, &orders),
+        ScreenAction::Fire(order) => super::fire::give(world, &order),
     }
+}
+
+fn quit_to_start(world: &mut World) {
+    GameHost::drop_game(world);
+    world.trigger(GameOffScreen);
+    *world.resource_mut::<Overlays>() = Overlays::default();
+    *world.resource_mut::<ScreenView>() = ScreenView::default();
+    world.resource_mut::<NextState<Screen>>().set(Screen::Start);
 }
 
 /// Who plays each side when a level or a save is opened without the start screen: as the
@@ -290,7 +198,9 @@ pub fn playable_controls(level: &Level) -> Vec<Control> {
     level.file.sides.iter().map(|s| s.control).collect()
 }
 
-fn install(
+/// Puts `game` on the screen, played by `controls`, autosaved unless `auto` is paused;
+/// every screen is told with [`GameOnScreen`].
+pub(super) fn install(
     world: &mut World,
     mut game: Game,
     level: Level,
@@ -320,50 +230,20 @@ fn install(
             notice(world, format!("Autosave failed: {e}"));
         }
     }
-    let now = world
-        .get_resource::<Time>()
-        .map_or(0.0, |t| t.elapsed_secs_f64());
-    let delay = world
-        .get_resource::<crate::ui::settings::Settings>()
-        .map_or(super::ai_play::DEFAULT_DELAY, |s| s.pace.order_delay());
-    world.insert_resource(super::ai_play::AiPace {
-        delay,
-        next_at: now + delay,
-        ..default()
-    });
     world.insert_resource(SideControls(controls));
     world.insert_resource(auto);
-    world.insert_resource(super::replay::Replay(None));
-    world.insert_resource(Handover::default());
-    world.insert_resource(Picks::default());
-    world.insert_resource(ChargePicks::default());
-    world.insert_resource(ChargeView::default());
-    world.insert_resource(FireView::default());
-    world.insert_resource(ScreenView::default());
-    let mut o = world.resource_mut::<Overlays>();
-    o.menu = false;
-    o.dialog = None;
+    world.trigger(GameOnScreen);
     world
         .resource_mut::<NextState<Screen>>()
         .set(Screen::Playing);
 }
 
-fn play_cards(world: &mut World, picks: &[CardPick]) {
-    let errors = world.resource_scope(|world, cards: Mut<Cards>| {
-        let Some(game) = GameHost::get(world) else {
-            return Vec::new();
-        };
-        picks
-            .iter()
-            .filter_map(|p| cards.0.play(game, p).err())
-            .collect::<Vec<_>>()
-    });
-    GameHost::touched(world);
-    world.insert_resource(Picks::default());
-    world.resource_mut::<ScreenView>().cards_key = None;
-    if !errors.is_empty() {
-        message(world, "Cards refused", errors.join("\n"));
-    }
+/// The screens' own state of the last game is dropped when a new one is put on screen; the
+/// overlays that belong to no screen (the menu, a dialog) are closed.
+fn forget_game(_: On<GameOnScreen>, mut view: ResMut<ScreenView>, mut overlays: ResMut<Overlays>) {
+    *view = ScreenView::default();
+    overlays.menu = false;
+    overlays.dialog = None;
 }
 
 /// Applies every queued action.
@@ -451,8 +331,9 @@ pub fn follow_installed_game(world: &mut World) {
     }
 }
 
-/// Each frame of a game: reports an autosave that failed, raises the hand-over screen when
-/// a secret choice passes between humans, and reads the card overlay for the chooser.
+/// Each frame of a game: reports an autosave that failed, finds who acts and raises the
+/// hand-over screen when a secret choice passes between humans. The screens that show the
+/// choice itself read it after this ([`ScreenStep::Read`](super::ScreenStep::Read)).
 pub fn watch_game(world: &mut World) {
     let mut controls = world.resource::<SideControls>().0.clone();
     let mut handover = world.resource::<Handover>().clone();
@@ -460,8 +341,6 @@ pub fn watch_game(world: &mut World) {
     let level_controls = world
         .get_non_send::<crate::ui::bridge::ActiveGame>()
         .map(|a| playable_controls(&a.level));
-    let mut charges = world.resource::<ChargeView>().clone();
-    let mut fire = world.resource::<FireView>().clone();
     let saved = world.resource_scope(|world, cards: Mut<Cards>| {
         let game = GameHost::get(world)?;
         let turn = game.app.world().resource::<TurnState>().turn;
@@ -483,63 +362,6 @@ pub fn watch_game(world: &mut World) {
         view.side_names = ts.side_names.clone();
         view.phase = game.phase().label().to_string();
         view.control = cp;
-        let key = cp.side.map(|s| (game.record().orders.len(), s));
-        let choosing = !cards.0.choosers(game).is_empty();
-        let human = cp
-            .side
-            .is_some_and(|s| controls.get(usize::from(s)) != Some(&Control::Ai));
-        match cp.side.filter(|_| human && !handover.screen_up()) {
-            Some(side) if !super::charges::choosers(game).is_empty() => {
-                if charges.key != key {
-                    charges.overlay = super::charges::overlay(game, side);
-                    charges.key = key;
-                }
-            }
-            _ => {
-                charges.overlay = None;
-                charges.key = None;
-            }
-        }
-        match cp.side.filter(|_| human && !handover.screen_up()) {
-            Some(side) if crate::sim::fire::waiting(game.app.world()) => {
-                if fire.key != key {
-                    fire.overlay = super::fire::overlay(game, side);
-                    fire.key = key;
-                }
-            }
-            _ => {
-                fire.overlay = None;
-                fire.key = None;
-            }
-        }
-        match cp.side.filter(|_| human) {
-            Some(side) if choosing && !handover.screen_up() => {
-                if view.cards_key != key {
-                    let hands = cards.0.hands(game, side);
-                    let guesses = cards.0.guesses(game, side);
-                    let side_name = view.side_names.get(usize::from(side)).cloned();
-                    let dirs = game
-                        .app
-                        .world()
-                        .resource::<crate::sim::world::Map>()
-                        .0
-                        .grid
-                        .dirs();
-                    view.cards = (!hands.is_empty() || !guesses.is_empty()).then(|| CardOverlay {
-                        side,
-                        side_name: side_name.unwrap_or_default(),
-                        hands,
-                        guesses,
-                        dirs,
-                    });
-                    view.cards_key = key;
-                }
-            }
-            _ => {
-                view.cards = None;
-                view.cards_key = None;
-            }
-        }
         Some(saved)
     });
     let Some(saved) = saved else {
@@ -551,33 +373,47 @@ pub fn watch_game(world: &mut World) {
     if *world.resource::<Handover>() != handover {
         world.insert_resource(handover);
     }
-    let claim = crate::ui::play::MapClaim(view.cards.as_ref().is_some_and(|c| !c.hands.is_empty()));
-    if world.get_resource::<crate::ui::play::MapClaim>() != Some(&claim) {
-        world.insert_resource(claim);
-    }
-    let side = view.cards.as_ref().map(|c| c.side);
-    if world.resource::<Picks>().side != side {
-        world.insert_resource(Picks { side, ..default() });
-    }
     if *world.resource::<ScreenView>() != view {
         world.insert_resource(view);
-    }
-    let charge_side = charges.overlay.as_ref().map(|c| c.side);
-    if world.resource::<ChargePicks>().side != charge_side {
-        world.insert_resource(ChargePicks {
-            side: charge_side,
-            ..default()
-        });
-    }
-    if *world.resource::<ChargeView>() != charges {
-        world.insert_resource(charges);
-    }
-    if *world.resource::<FireView>() != fire {
-        world.insert_resource(fire);
     }
     if let Some(e) = saved {
         notice(world, format!("Autosave failed: {e}"));
     }
+}
+
+/// The side a human at the screen chooses for now, with the key its overlay is read under
+/// (the orders in the game's record, and the side), when no hand-over screen hides the
+/// board: what the card table, the charge orders and the fire overlay are shown for. A
+/// screen re-reads its overlay only when the key changes.
+pub(super) fn human_choosing(world: &mut World) -> Option<(u8, (usize, u8))> {
+    if world.resource::<Handover>().screen_up() {
+        return None;
+    }
+    let side = world.resource::<ScreenView>().control.side?;
+    let computer = world.resource::<SideControls>().0.get(usize::from(side)) == Some(&Control::Ai);
+    if computer {
+        return None;
+    }
+    let orders = GameHost::get(world)?.record().orders.len();
+    Some((side, (orders, side)))
+}
+
+/// Adds the actions queue, the overlays every screen shares and the reading of the game.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ScreenActions>()
+        .init_resource::<Overlays>()
+        .init_resource::<ScreenView>()
+        .add_observer(forget_game)
+        .add_systems(Last, close_autosave_on_exit)
+        .add_systems(Update, apply_actions.in_set(ScreenStep::Act))
+        .add_systems(
+            Update,
+            (
+                follow_installed_game.run_if(in_state(Screen::Start)),
+                watch_game.run_if(in_state(Screen::Playing)),
+            )
+                .in_set(ScreenStep::Watch),
+        );
 }
 
 /// When the app is about to exit (Quit, the window closed), the game on screen was left

@@ -393,3 +393,51 @@ pub fn follow_fast_forward(
         }
     }
 }
+
+/// A new game starts at the pace the settings ask for, the first order one delay away.
+fn new_pace(
+    _: On<super::actions::GameOnScreen>,
+    time: Option<Res<Time>>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
+    mut pace: ResMut<AiPace>,
+) {
+    let now = time.map_or(0.0, |t| t.elapsed_secs_f64());
+    let delay = settings.map_or(DEFAULT_DELAY, |s| s.pace.order_delay());
+    *pace = AiPace {
+        delay,
+        next_at: now + delay,
+        ..default()
+    };
+}
+
+/// Adds the computer's play: its levels and pace, its orders given in the drive step, the
+/// board locked while it plays, and its explanations.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AiLevels>()
+        .init_resource::<AiPace>()
+        .init_resource::<Explain>()
+        .add_observer(new_pace)
+        .add_systems(
+            Update,
+            (follow_fast_forward, drive_ai)
+                .chain()
+                .run_if(in_state(Screen::Playing))
+                .in_set(super::ScreenStep::Drive),
+        )
+        .add_systems(
+            Update,
+            (
+                lock_orders,
+                toggle_explain,
+                follow_explain.run_if(in_state(Screen::Playing)),
+            )
+                .chain()
+                .in_set(super::ScreenStep::Follow),
+        )
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            draw_ai
+                .run_if(in_state(Screen::Playing))
+                .in_set(super::DrawLayer::Overlay),
+        );
+}

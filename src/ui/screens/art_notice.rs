@@ -42,3 +42,11 @@ pub fn art_problems_ui(ctx: &egui::Context, lines: &[String]) -> bool {
         });
     dismissed
 }
+
+/// Adds the notice of art files that did not load, over everything but the settings.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        draw_art_problems.in_set(super::DrawLayer::Top),
+    );
+}

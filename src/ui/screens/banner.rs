@@ -122,6 +122,16 @@ pub fn draw_banner(
     Ok(())
 }
 
+/// Adds the banner that names who acts when control changes.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ControlBanner>()
+        .add_systems(Update, watch_control.in_set(super::ScreenStep::Follow))
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            draw_banner.in_set(super::DrawLayer::Banner),
+        );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -536,3 +536,25 @@ fn outline(layout: &MapLayout, at: Vec2, scale: f32) -> Vec<Vec2> {
             .collect(),
     }
 }
+
+/// Adds the battle's screens: the briefing, the objectives panel, the end screen and the
+/// objectives marked on the map.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<BattleView>()
+        .init_resource::<BattleScreens>()
+        .add_systems(
+            Update,
+            follow_battle
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(super::ScreenStep::Follow),
+        )
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            draw_battle
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(super::DrawLayer::Overlay),
+        );
+    if super::draws_gizmos(app) {
+        app.add_systems(Update, draw_objective_marks.in_set(super::MapMarks));
+    }
+}

@@ -13,6 +13,9 @@
 //! `sim::melee::odds`, the numbers the resolver rolls against. Charge declarations (D2), the
 //! other secret choice, have their own overlay in [`super::charges`].
 
+use super::ScreenStep;
+use super::actions::{GameOnScreen, ScreenView, human_choosing, message};
+use super::host::GameHost;
 use crate::sim::Game;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
@@ -231,6 +234,122 @@ pub struct Picks {
     /// aimed at it; a cell to step into or to turn to): the cards it stands for, by name, and
     /// the chooser shows only those until the player clears it.
     pub focus: Option<Vec<String>>,
+}
+
+/// The card table's Confirm: plays the picks as orders; a refusal is shown in a dialog.
+pub(super) fn play(world: &mut World, picks: &[CardPick]) {
+    let errors = world.resource_scope(|world, cards: Mut<Cards>| {
+        let Some(game) = GameHost::get(world) else {
+            return Vec::new();
+        };
+        picks
+            .iter()
+            .filter_map(|p| cards.0.play(game, p).err())
+            .collect::<Vec<_>>()
+    });
+    GameHost::touched(world);
+    world.insert_resource(Picks::default());
+    world.resource_mut::<ScreenView>().cards_key = None;
+    if !errors.is_empty() {
+        message(world, "Cards refused", errors.join("\n"));
+    }
+}
+
+/// The side passes for the rest of this melee phase.
+pub(super) fn pass(world: &mut World, side: u8) {
+    let refused = world.resource_scope(|world, cards: Mut<Cards>| {
+        let game = GameHost::get(world)?;
+        cards.0.pass_rest(game, side).err()
+    });
+    GameHost::touched(world);
+    world.insert_resource(Picks::default());
+    world.resource_mut::<ScreenView>().cards_key = None;
+    if let Some(r) = refused {
+        message(world, "Refused", r);
+    }
+}
+
+/// A figure guesses (or declines to guess) the way a dodger went.
+pub(super) fn guess(world: &mut World, due: &GuessDue, dir: Option<GuessDir>) {
+    let refused = world.resource_scope(|world, cards: Mut<Cards>| {
+        let game = GameHost::get(world)?;
+        cards.0.guess(game, due, dir).err()
+    });
+    GameHost::touched(world);
+    world.resource_mut::<ScreenView>().cards_key = None;
+    if let Some(why) = refused {
+        message(world, "Guess refused", why);
+    }
+}
+
+/// Each frame of a game: the hands and guesses of the side at the screen while it chooses
+/// cards, re-read only when the game moved on; the picks are cleared when the chooser
+/// changes, and the map's clicks belong to the card table while it has hands.
+pub fn read_overlay(world: &mut World) {
+    let mut view = world.resource::<ScreenView>().clone();
+    let choosing = human_choosing(world);
+    world.resource_scope(|world, cards: Mut<Cards>| {
+        let Some(game) = GameHost::get(world) else {
+            return;
+        };
+        let side = choosing.filter(|_| !cards.0.choosers(game).is_empty());
+        match side {
+            Some((side, key)) => {
+                if view.cards_key != Some(key) {
+                    let hands = cards.0.hands(game, side);
+                    let guesses = cards.0.guesses(game, side);
+                    let side_name = view.side_names.get(usize::from(side)).cloned();
+                    let dirs = game
+                        .app
+                        .world()
+                        .resource::<crate::sim::world::Map>()
+                        .0
+                        .grid
+                        .dirs();
+                    view.cards = (!hands.is_empty() || !guesses.is_empty()).then(|| CardOverlay {
+                        side,
+                        side_name: side_name.unwrap_or_default(),
+                        hands,
+                        guesses,
+                        dirs,
+                    });
+                    view.cards_key = Some(key);
+                }
+            }
+            None => {
+                view.cards = None;
+                view.cards_key = None;
+            }
+        }
+    });
+    let claim = crate::ui::play::MapClaim(view.cards.as_ref().is_some_and(|c| !c.hands.is_empty()));
+    if world.get_resource::<crate::ui::play::MapClaim>() != Some(&claim) {
+        world.insert_resource(claim);
+    }
+    let side = view.cards.as_ref().map(|c| c.side);
+    if world.resource::<Picks>().side != side {
+        world.insert_resource(Picks { side, ..default() });
+    }
+    if *world.resource::<ScreenView>() != view {
+        world.insert_resource(view);
+    }
+}
+
+fn forget_picks(_: On<GameOnScreen>, mut picks: ResMut<Picks>) {
+    *picks = Picks::default();
+}
+
+/// Adds the card rules the window uses, the picks in progress and the reading of hands.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Cards>()
+        .init_resource::<Picks>()
+        .add_observer(forget_picks)
+        .add_systems(
+            Update,
+            read_overlay
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(ScreenStep::Read),
+        );
 }
 
 /// A figure's picks in a few words, for the overlay's row of figures.

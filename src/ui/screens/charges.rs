@@ -7,7 +7,10 @@
 //! the order's validator gives — and the map draws the charger's lines of sight while its row
 //! is open. Between two humans the hand-over screen comes first, like for cards.
 
+use super::actions::{GameOnScreen, human_choosing, message};
+use super::host::GameHost;
 use super::sight_lines::{LOS_CLEAR, Sighted, draw_sight_lines};
+use super::{DrawLayer, Screen, ScreenStep};
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
@@ -20,7 +23,7 @@ use crate::sim::world::find_figure;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
 use bevy::prelude::*;
-use bevy_egui::egui;
+use bevy_egui::{EguiPrimaryContextPass, egui};
 use std::collections::BTreeMap;
 
 /// An enemy a charger might name, as the charge rules judge it now.
@@ -397,6 +400,84 @@ fn answerer_ui(ui: &mut egui::Ui, a: &Answerer, picks: &mut ChargePicks) {
         }
     });
     picks.answers.insert(a.unit.clone(), (tac, reply));
+}
+
+/// The overlay's Confirm: the side's charge orders (or answers) go to the game, face down;
+/// refusals are shown in a dialog.
+pub(super) fn give(world: &mut World, orders: &[Order]) {
+    let errors: Vec<String> = match GameHost::get(world) {
+        Some(game) => orders
+            .iter()
+            .filter_map(|o| game.order(o).err().map(|r| format!("{o}: {r}")))
+            .collect(),
+        None => Vec::new(),
+    };
+    GameHost::touched(world);
+    world.insert_resource(ChargePicks::default());
+    world.resource_mut::<ChargeView>().key = None;
+    if !errors.is_empty() {
+        message(world, "Charge orders refused", errors.join("\n"));
+    }
+}
+
+/// Each frame of a game: the declarations or answers the side at the screen has to write,
+/// re-read only when the game moved on; the picks are cleared when the writer changes.
+pub fn read_overlay(world: &mut World) {
+    let mut charges = world.resource::<ChargeView>().clone();
+    let choosing = human_choosing(world);
+    let Some(game) = GameHost::get(world) else {
+        return;
+    };
+    match choosing.filter(|_| !choosers(game).is_empty()) {
+        Some((side, key)) => {
+            if charges.key != Some(key) {
+                charges.overlay = overlay(game, side);
+                charges.key = Some(key);
+            }
+        }
+        None => {
+            charges.overlay = None;
+            charges.key = None;
+        }
+    }
+    let side = charges.overlay.as_ref().map(|c| c.side);
+    if world.resource::<ChargePicks>().side != side {
+        world.insert_resource(ChargePicks { side, ..default() });
+    }
+    if *world.resource::<ChargeView>() != charges {
+        world.insert_resource(charges);
+    }
+}
+
+fn forget_charges(
+    _: On<GameOnScreen>,
+    mut view: ResMut<ChargeView>,
+    mut picks: ResMut<ChargePicks>,
+) {
+    *view = ChargeView::default();
+    *picks = ChargePicks::default();
+}
+
+/// Adds the charge overlay: its reading, its drawing and the lines of sight on the map.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ChargeView>()
+        .init_resource::<ChargePicks>()
+        .add_observer(forget_charges)
+        .add_systems(
+            Update,
+            read_overlay
+                .run_if(in_state(Screen::Playing))
+                .in_set(ScreenStep::Read),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_charges
+                .run_if(in_state(Screen::Playing))
+                .in_set(DrawLayer::Overlay),
+        );
+    if super::draws_gizmos(app) {
+        app.add_systems(Update, draw_lines_of_sight.in_set(super::MapMarks));
+    }
 }
 
 /// Draws the focused charger's lines of sight to every enemy while the overlay is up.

@@ -314,6 +314,24 @@ fn uncovered(free: Rect, table: Rect, aside: Option<Rect>) -> Rect {
     open
 }
 
+/// Adds the card table's map: clicks on figures and cells as card picks, the marks of the
+/// picks and the camera kept clear of the table.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TableRect>().add_systems(
+        Update,
+        chooser_clicks
+            .after(crate::ui::play::PlaySet::Input)
+            .before(crate::ui::play::PlaySet::Apply)
+            .run_if(in_state(super::Screen::Playing)),
+    );
+    if super::draws_gizmos(app) {
+        app.add_systems(
+            Update,
+            (draw_chooser_marks, keep_in_view).in_set(super::MapMarks),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,10 @@
 //! side after side), so no hand-over screen is needed. The map draws the lines of sight of
 //! the figure the player points at, like the charge overlay.
 
+use super::actions::{GameOnScreen, human_choosing, message};
+use super::host::GameHost;
 use super::sight_lines::{Sighted, draw_sight_lines};
+use super::{DrawLayer, Screen, ScreenStep};
 use crate::rules::fire::{ShotOdds, SubStep, band_word};
 use crate::rules::melee::tables::tables;
 use crate::sim::Game;
@@ -19,7 +22,7 @@ use crate::sim::order::Order;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
 use bevy::prelude::*;
-use bevy_egui::egui;
+use bevy_egui::{EguiPrimaryContextPass, egui};
 
 /// One thing a figure could do now: a shot at a target, or a spell on one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,6 +301,67 @@ fn actor_ui(ui: &mut egui::Ui, a: &Actor, focus: &mut Option<String>) -> Option<
         *focus = Some(a.unit.clone());
     }
     out
+}
+
+/// A click in the overlay: the shot, the spell or the end of the side's turn to act goes
+/// to the game at once (fire is not secret, D3); a refusal is shown in a dialog.
+pub(super) fn give(world: &mut World, order: &Order) {
+    let refused = GameHost::get(world).and_then(|game| game.order(order).err());
+    GameHost::touched(world);
+    world.resource_mut::<FireView>().key = None;
+    if let Some(r) = refused {
+        message(world, "Refused", format!("{order}: {r}"));
+    }
+}
+
+/// Each frame of a game: what the side at the screen may fire or cast while a fire phase
+/// waits for it, re-read only when the game moved on.
+pub fn read_overlay(world: &mut World) {
+    let mut fire = world.resource::<FireView>().clone();
+    let choosing = human_choosing(world);
+    let Some(game) = GameHost::get(world) else {
+        return;
+    };
+    match choosing.filter(|_| crate::sim::fire::waiting(game.app.world())) {
+        Some((side, key)) => {
+            if fire.key != Some(key) {
+                fire.overlay = overlay(game, side);
+                fire.key = Some(key);
+            }
+        }
+        None => {
+            fire.overlay = None;
+            fire.key = None;
+        }
+    }
+    if *world.resource::<FireView>() != fire {
+        world.insert_resource(fire);
+    }
+}
+
+fn forget_fire(_: On<GameOnScreen>, mut view: ResMut<FireView>) {
+    *view = FireView::default();
+}
+
+/// Adds the fire overlay: its reading, its drawing and the lines of sight on the map.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<FireView>()
+        .add_observer(forget_fire)
+        .add_systems(
+            Update,
+            read_overlay
+                .run_if(in_state(Screen::Playing))
+                .in_set(ScreenStep::Read),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_fire
+                .run_if(in_state(Screen::Playing))
+                .in_set(DrawLayer::Overlay),
+        );
+    if super::draws_gizmos(app) {
+        app.add_systems(Update, draw_fire_lines.in_set(super::MapMarks));
+    }
 }
 
 /// The fire overlay's egui system (hidden behind the hand-over screen and the menu).

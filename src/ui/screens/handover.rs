@@ -108,6 +108,16 @@ pub fn show_handover(ctx: &egui::Context, next_side: &str, colour: egui::Color32
     clicked || super::surface::enter_on(ctx, "handover")
 }
 
+fn forget_handover(_: On<super::actions::GameOnScreen>, mut handover: ResMut<Handover>) {
+    *handover = Handover::default();
+}
+
+/// Adds the hand-over tracker (its screen is drawn with the menu's overlays, over all).
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Handover>()
+        .add_observer(forget_handover);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -507,3 +507,18 @@ fn notice_ui(ctx: &egui::Context, text: &str) {
             egui::Frame::popup(ui.style()).show(ui, |ui| ui.label(text));
         });
 }
+
+/// Adds the screen keys, the game's panels and hand-over screen, and the overlays drawn
+/// over everything (help, rules, the menu, its dialogs, notices).
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, hotkeys.in_set(super::ScreensSet::Keys))
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            (
+                draw_playing
+                    .run_if(in_state(Screen::Playing))
+                    .in_set(super::DrawLayer::Screen),
+                draw_common.in_set(super::DrawLayer::Menu),
+            ),
+        );
+}

@@ -29,7 +29,6 @@ pub mod replay;
 pub mod reveal;
 pub mod rules_reader;
 pub mod saves;
-pub mod selftest_melee;
 pub mod sight_lines;
 pub mod start;
 pub mod surface;
@@ -59,7 +58,8 @@ pub enum Screen {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SideControls(pub Vec<Control>);
 
-/// Ordering of the screens' `Update` work: actions first, then reading the game.
+/// Ordering of the screens' `Update` work: keys first, then the frame's actions and reading
+/// the game, in the steps of [`ScreenStep`].
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScreensSet {
     /// Screen keys (F1, Esc, …), before the in-game input so Esc that deselects a figure
@@ -70,125 +70,135 @@ pub enum ScreensSet {
     Logic,
 }
 
+/// The steps of [`ScreensSet::Logic`], in order. Each screen's plugin puts its systems in
+/// the step it belongs to, so a screen is added without touching the others: what gives
+/// orders comes before what reads the game, and what follows the reading comes last.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScreenStep {
+    /// The actions queued by buttons and keys last frame ([`actions::apply_actions`]).
+    Act,
+    /// Orders given for the players not at the screen: the computer, a replay.
+    Drive,
+    /// The game read once: who acts, the hand-over, the autosave ([`actions::watch_game`]).
+    Watch,
+    /// Each screen reads what it shows from the game (the overlays for the side choosing).
+    Read,
+    /// What follows a reading: banners, the battle's screens, the reveal, the tutorial.
+    Follow,
+}
+
+/// The layers the screens draw in, bottom first: an egui window drawn in a later layer is
+/// drawn over those of an earlier one when both open in the same frame.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawLayer {
+    /// The screen itself: the start screen, or the game's panels.
+    Screen,
+    /// The game's overlays: the computer's play, charges, fire, the battle, the replay.
+    Overlay,
+    /// The banner naming who acts.
+    Banner,
+    /// Help, rules, the menu and its dialogs.
+    Menu,
+    /// Notices about the game's own files (missing art), and the settings window.
+    Top,
+}
+
 /// The screens. Headless-safe: without `EguiPlugin` nothing is drawn, and the logic (actions,
 /// autosave, hand-over, card overlay data) still runs, which is how the tests drive it.
 pub struct ScreensPlugin;
 
 impl Plugin for ScreensPlugin {
     fn build(&self, app: &mut App) {
-        if app.is_plugin_added::<bevy::gizmos::GizmoPlugin>() {
-            app.add_systems(
-                Update,
-                (
-                    charges::draw_lines_of_sight,
-                    fire::draw_fire_lines,
-                    battle::draw_objective_marks,
-                    chooser_map::draw_chooser_marks,
-                    chooser_map::keep_in_view,
-                )
-                    .after(PlaySet::View)
-                    // After the counters have moved this frame, so rings follow them.
-                    .after(crate::ui::UiSet::Counters)
-                    .run_if(in_state(Screen::Playing)),
-            );
-        }
-        if !app.is_plugin_added::<StatesPlugin>() {
-            app.add_plugins(StatesPlugin);
-        }
-        if !app.is_plugin_added::<BridgePlugin>() {
-            app.add_plugins(BridgePlugin);
-        }
-        app.add_plugins(tutorial::TutorialPlugin);
-        app.add_message::<crate::ui::play::PlayAction>()
-            .init_state::<Screen>()
-            .init_resource::<host::GameHost>()
-            .init_resource::<saves::SaveDir>()
-            .init_resource::<saves::Autosave>()
-            .init_resource::<SideControls>()
-            .init_resource::<Handover>()
-            .init_resource::<reveal::RevealWatch>()
-            .init_resource::<cards::Cards>()
-            .init_resource::<cards::Picks>()
-            .init_resource::<chooser_map::TableRect>()
-            .init_resource::<ScreenActions>()
-            .init_resource::<Overlays>()
-            .init_resource::<ScreenView>()
-            .init_resource::<start::StartForm>()
-            .init_resource::<ai_play::AiLevels>()
-            .init_resource::<ai_play::AiPace>()
-            .init_resource::<ai_play::Explain>()
-            .init_resource::<charges::ChargeView>()
-            .init_resource::<charges::ChargePicks>()
-            .init_resource::<fire::FireView>()
-            .init_resource::<battle::BattleView>()
-            .init_resource::<battle::BattleScreens>()
-            .init_resource::<replay::Replay>()
-            .init_resource::<banner::ControlBanner>()
-            .add_systems(OnEnter(Screen::Start), start::refresh_form)
-            .add_systems(Last, actions::close_autosave_on_exit)
-            .configure_sets(
-                Update,
-                (
-                    ScreensSet::Keys.before(PlaySet::Input),
-                    ScreensSet::Logic
-                        .after(PlaySet::Apply)
-                        .before(PlaySet::View),
-                ),
-            )
-            .add_systems(Update, menu::hotkeys.in_set(ScreensSet::Keys))
-            .add_systems(
-                Update,
-                chooser_map::chooser_clicks
-                    .after(PlaySet::Input)
-                    .before(PlaySet::Apply)
-                    .run_if(in_state(Screen::Playing)),
-            )
-            .configure_sets(Update, PlaySet::Input.run_if(board_interactive))
-            .add_systems(
-                Update,
-                actions::follow_installed_game
-                    .run_if(in_state(Screen::Start))
-                    .in_set(ScreensSet::Logic),
-            )
-            .add_systems(
-                Update,
-                (
-                    actions::apply_actions,
-                    ai_play::follow_fast_forward.run_if(in_state(Screen::Playing)),
-                    ai_play::drive_ai.run_if(in_state(Screen::Playing)),
-                    replay::drive_replay.run_if(in_state(Screen::Playing)),
-                    actions::watch_game.run_if(in_state(Screen::Playing)),
-                    banner::watch_control,
-                    battle::follow_battle.run_if(in_state(Screen::Playing)),
-                    reveal::watch_reveals.run_if(in_state(Screen::Playing)),
-                    reveal::hold_effects,
-                    ai_play::lock_orders,
-                    ai_play::toggle_explain,
-                    ai_play::follow_explain.run_if(in_state(Screen::Playing)),
-                )
-                    .chain()
-                    .in_set(ScreensSet::Logic),
-            )
-            .add_systems(
-                EguiPrimaryContextPass,
-                (
-                    start::draw_start.run_if(in_state(Screen::Start)),
-                    menu::draw_playing.run_if(in_state(Screen::Playing)),
-                    ai_play::draw_ai.run_if(in_state(Screen::Playing)),
-                    charges::draw_charges.run_if(in_state(Screen::Playing)),
-                    fire::draw_fire.run_if(in_state(Screen::Playing)),
-                    battle::draw_battle.run_if(in_state(Screen::Playing)),
-                    replay::draw_replay.run_if(in_state(Screen::Playing)),
-                    banner::draw_banner,
-                    menu::draw_common,
-                    art_notice::draw_art_problems,
-                    crate::ui::settings::screen::draw_settings,
-                )
-                    .chain()
-                    .after(crate::ui::settings::apply_to_egui),
-            );
+        plugin(app);
     }
 }
+
+/// Adds the screens: the state they share, the order of their work, then one plugin per
+/// screen. A new screen is one more module with its own `plugin` added here (see "Where to
+/// add a screen" in docs/architecture.md).
+pub fn plugin(app: &mut App) {
+    if !app.is_plugin_added::<StatesPlugin>() {
+        app.add_plugins(StatesPlugin);
+    }
+    if !app.is_plugin_added::<BridgePlugin>() {
+        app.add_plugins(BridgePlugin);
+    }
+    app.add_message::<crate::ui::play::PlayAction>()
+        .init_state::<Screen>()
+        .init_resource::<SideControls>()
+        .configure_sets(
+            Update,
+            (
+                ScreensSet::Keys.before(PlaySet::Input),
+                ScreensSet::Logic
+                    .after(PlaySet::Apply)
+                    .before(PlaySet::View),
+            ),
+        )
+        .configure_sets(
+            Update,
+            (
+                ScreenStep::Act,
+                ScreenStep::Drive,
+                ScreenStep::Watch,
+                ScreenStep::Read,
+                ScreenStep::Follow,
+            )
+                .chain()
+                .in_set(ScreensSet::Logic),
+        )
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (
+                DrawLayer::Screen,
+                DrawLayer::Overlay,
+                DrawLayer::Banner,
+                DrawLayer::Menu,
+                DrawLayer::Top,
+            )
+                .chain()
+                .after(crate::ui::settings::apply_to_egui),
+        )
+        .configure_sets(Update, PlaySet::Input.run_if(board_interactive));
+    if draws_gizmos(app) {
+        app.configure_sets(
+            Update,
+            MapMarks
+                .after(PlaySet::View)
+                .after(crate::ui::UiSet::Counters)
+                .run_if(in_state(Screen::Playing)),
+        );
+    }
+    app.add_plugins((
+        actions::plugin,
+        saves::plugin,
+        handover::plugin,
+        start::plugin,
+        menu::plugin,
+        cards::plugin,
+        chooser_map::plugin,
+        charges::plugin,
+        fire::plugin,
+        battle::plugin,
+        ai_play::plugin,
+        replay::plugin,
+        reveal::plugin,
+        banner::plugin,
+        tutorial::plugin,
+    ))
+    .add_plugins((art_notice::plugin, crate::ui::settings::screen::plugin));
+}
+
+/// Whether the window draws gizmos, for the screens that draw marks on the map (the
+/// headless tests have no gizmo plugin).
+pub(crate) fn draws_gizmos(app: &App) -> bool {
+    app.is_plugin_added::<bevy::gizmos::GizmoPlugin>()
+}
+
+/// The marks the screens draw on the map with gizmos: in a game, after the counters moved
+/// this frame, so rings follow them.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MapMarks;
 
 /// Run condition for board input (selecting, ordering, camera keys): true only in a game with
 /// nothing over the board — no hand-over screen, menu or dialog.

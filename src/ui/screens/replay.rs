@@ -162,3 +162,32 @@ pub fn draw_replay(
         });
     Ok(())
 }
+
+fn stop_watching(_: On<super::actions::GameOnScreen>, mut replay: ResMut<Replay>) {
+    replay.0 = None;
+}
+
+fn stop_watching_on_leaving(_: On<super::actions::GameOffScreen>, mut replay: ResMut<Replay>) {
+    replay.0 = None;
+}
+
+/// Adds watching a game again: its orders given in the drive step (after the computer's,
+/// which stands aside meanwhile) and its bar.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Replay>()
+        .add_observer(stop_watching)
+        .add_observer(stop_watching_on_leaving)
+        .add_systems(
+            Update,
+            drive_replay
+                .after(super::ai_play::drive_ai)
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(super::ScreenStep::Drive),
+        )
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            draw_replay
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(super::DrawLayer::Overlay),
+        );
+}

@@ -388,6 +388,20 @@ pub fn watch_reveals(world: &mut World) {
     }
 }
 
+/// Adds the reveal: each card round's faced cards shown in a dialog, the effects on the map
+/// held until it is closed.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<RevealWatch>().add_systems(
+        Update,
+        (
+            watch_reveals.run_if(in_state(super::Screen::Playing)),
+            hold_effects,
+        )
+            .chain()
+            .in_set(super::ScreenStep::Follow),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

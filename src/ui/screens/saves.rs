@@ -4,6 +4,8 @@
 //!
 //! [`Record`]: crate::sim::record::Record
 
+use super::actions::{Dialog, Overlays, install, message, notice, playable_controls};
+use super::host::GameHost;
 use crate::level::Level;
 use crate::level::input::{SAVE_HEAD_BYTES, read_head};
 use crate::sim::Game;
@@ -219,6 +221,89 @@ pub fn resumable(dir: &Path) -> Option<SaveInfo> {
         summary,
         modified,
     })
+}
+
+/// The Save dialog's OK: saves the game on screen under `name`; closes the dialog and the
+/// menu, or shows the dialog again with what was wrong.
+pub(super) fn save(world: &mut World, name: String) {
+    let dir = world.resource::<SaveDir>().0.clone();
+    let Some(game) = GameHost::get(world) else {
+        return;
+    };
+    match save_named(game, &dir, &name) {
+        Ok(path) => {
+            let mut o = world.resource_mut::<Overlays>();
+            o.dialog = None;
+            o.menu = false;
+            notice(world, format!("Saved to {}", path.display()));
+        }
+        Err(e) => {
+            world.resource_mut::<Overlays>().dialog = Some(Dialog::Save {
+                name,
+                error: Some(e),
+            })
+        }
+    }
+}
+
+/// Ctrl+S: the game on screen to [`QUICKSAVE`].
+pub(super) fn quick_save(world: &mut World) {
+    let path = world.resource::<SaveDir>().0.join(QUICKSAVE);
+    let Some(game) = GameHost::get(world) else {
+        return;
+    };
+    match game.save(&path) {
+        Ok(()) => notice(world, format!("Saved to {}", path.display())),
+        Err(e) => message(world, "Could not save", e.to_string()),
+    }
+}
+
+/// Opens the Load dialog on the saves there are now.
+pub(super) fn open_load(world: &mut World) {
+    let dir = world.resource::<SaveDir>().0.clone();
+    world.resource_mut::<Overlays>().dialog = Some(Dialog::Load(list_saves(&dir)));
+}
+
+/// Loads `path` in place of the game on screen, only if it loads; says so when it loaded
+/// only as far as its orders replay.
+pub(super) fn load(world: &mut World, path: &Path) {
+    match load_game(path) {
+        Ok((game, level, stopped)) => {
+            // As they were when it was saved; an older save: as its level file says.
+            let players = game.record().players.clone();
+            let controls = if players.len() == level.file.sides.len() {
+                world.insert_resource(super::ai_play::AiLevels(
+                    players.iter().map(|p| p.ai).collect(),
+                ));
+                players.iter().map(|p| p.control).collect()
+            } else {
+                playable_controls(&level)
+            };
+            install(world, game, level, controls, Autosave::default());
+            // A crashed game resumed lives on in the new autosave: it is offered no more.
+            if crate::sim::journal::is_autosave(path)
+                && !crate::sim::journal::ended(path)
+                && let Err(e) = crate::sim::journal::mark_ended(path)
+            {
+                notice(world, format!("Autosave: {e}"));
+                return;
+            }
+            match stopped {
+                Some(why) => message(
+                    world,
+                    "Loaded in part",
+                    format!("{}: {why}", crate::level::error::shown_path(path)),
+                ),
+                None => notice(world, format!("Loaded {}", path.display())),
+            }
+        }
+        Err(e) => message(world, "Could not load", e.to_string()),
+    }
+}
+
+/// Adds where saves go and the autosave's switch.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SaveDir>().init_resource::<Autosave>();
 }
 
 #[cfg(test)]

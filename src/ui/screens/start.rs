@@ -351,3 +351,15 @@ fn details(
     });
     action
 }
+
+/// Adds the start screen: its form, refreshed each time it opens, and its drawing.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<StartForm>()
+        .add_systems(OnEnter(super::Screen::Start), refresh_form)
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            draw_start
+                .run_if(in_state(super::Screen::Start))
+                .in_set(super::DrawLayer::Screen),
+        );
+}

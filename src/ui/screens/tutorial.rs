@@ -392,24 +392,16 @@ pub fn draw_tutorial(
     Ok(())
 }
 
-/// The tutorial's plugin: its resource, its logic after the screens read the game, and its
-/// panel.
-pub struct TutorialPlugin;
-
-impl Plugin for TutorialPlugin {
-    fn build(&self, app: &mut App) {
-        app.init_resource::<Tutorial>()
-            .add_systems(
-                Update,
-                follow_tutorial
-                    .after(super::actions::watch_game)
-                    .in_set(super::ScreensSet::Logic),
-            )
-            .add_systems(
-                EguiPrimaryContextPass,
-                draw_tutorial.run_if(in_state(super::Screen::Playing)),
-            );
-    }
+/// Adds the tutorial: its lesson following the game and its panel.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Tutorial>()
+        .add_systems(Update, follow_tutorial.in_set(super::ScreenStep::Follow))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_tutorial
+                .run_if(in_state(super::Screen::Playing))
+                .in_set(super::DrawLayer::Overlay),
+        );
 }
 
 /// The tutorial's level and the order of its steps.

@@ -11,6 +11,17 @@ use bevy_egui::{EguiContexts, egui};
 /// How much one press of the scale buttons changes the UI scale.
 pub const SCALE_STEP: f32 = 0.25;
 
+/// Adds the settings window, a screen opened from the start screen or the menu and drawn
+/// over everything else.
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        draw_settings
+            .in_set(crate::ui::screens::DrawLayer::Top)
+            .after(crate::ui::screens::art_notice::draw_art_problems),
+    );
+}
+
 /// The egui system: draws the settings window while [`Overlays::settings`] is set and
 /// stores what the player changed.
 pub fn draw_settings(

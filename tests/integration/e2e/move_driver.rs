@@ -1,20 +1,11 @@
-//! The end-to-end self-test behind the hidden `warhorse --e2e DIR` flag: once the level is on
+//! The move driver of the end-to-end tests (`WARHORSE_E2E=move`): once the level is on
 //! screen, it drives the real window with synthetic input — the cursor is put on a figure of
 //! the side to move and the left button pressed and released as the windowing layer would
 //! report it (a fire phase waiting for a side first ended with Enter, as a player would), then the same on the farthest reachable cell — and checks through the game
 //! itself that the figure moved along exactly the previewed path. It saves screenshots
-//! (`preview.png` with the path previewed, `moved.png` after the move) under `DIR`, measures
+//! (`preview.png` with the path previewed, `moved.png` after the move) under its folder, measures
 //! frame times, prints one `E2E PASS …` or `E2E FAIL …` line and exits accordingly.
 
-use super::Selection;
-use super::panels::UiRects;
-use super::reach_view::{CurrentPreview, reach_view_of};
-use crate::rules::grid::Cell;
-use crate::sim::components::{CarriedBy, FigureId, Position, SideId};
-use crate::sim::order::Order;
-use crate::ui::MapLayout;
-use crate::ui::bridge::{ActiveGame, GameView, Mirror};
-use crate::ui::camera::MapCamera;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -24,6 +15,15 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{CursorMoved, PresentMode, PrimaryWindow};
 use bevy::winit::{UpdateMode, WinitSettings};
 use std::path::PathBuf;
+use warhorse::rules::grid::Cell;
+use warhorse::sim::components::{CarriedBy, FigureId, Position, SideId};
+use warhorse::sim::order::Order;
+use warhorse::ui::MapLayout;
+use warhorse::ui::bridge::{ActiveGame, GameView, Mirror};
+use warhorse::ui::camera::MapCamera;
+use warhorse::ui::play::Selection;
+use warhorse::ui::play::panels::UiRects;
+use warhorse::ui::play::reach_view::{CurrentPreview, reach_view_of};
 
 /// Adds the self-test driver; `out` is where screenshots go.
 pub struct AutotestPlugin {
@@ -46,7 +46,7 @@ impl Plugin for AutotestPlugin {
             ..default()
         })
         .add_systems(Startup, no_vsync)
-        .add_systems(Update, drive.after(super::PlaySet::View));
+        .add_systems(Update, drive.after(warhorse::ui::play::PlaySet::View));
     }
 }
 
@@ -66,7 +66,7 @@ struct Driver {
     from: Option<Cell>,
     target: Option<Cell>,
     target_px: Vec2,
-    steps: Vec<crate::rules::movement::Step>,
+    steps: Vec<warhorse::rules::movement::Step>,
     shot: Option<PathBuf>,
     /// Enter is held down (to be released on the next beat).
     enter_down: bool,
@@ -148,7 +148,7 @@ fn drive(
     preview: Res<CurrentPreview>,
     mirrors: Standing,
     diagnostics: Res<DiagnosticsStore>,
-    battle: Option<Res<crate::ui::screens::battle::BattleScreens>>,
+    battle: Option<Res<warhorse::ui::screens::battle::BattleScreens>>,
     mut egui: bevy_egui::EguiContexts,
     time: Res<Time<Real>>,
     mut input: Input,

@@ -1,4 +1,4 @@
-//! The melee self-test behind the hidden `warhorse --e2e-melee DIR` flag (issue 11): a hot-seat
+//! The melee driver of the end-to-end tests (`WARHORSE_E2E=melee`, issue 11): a hot-seat
 //! game of the default level played in the real window with synthetic clicks and keys, as
 //! two players would — each half-move the figures nearest the enemy are clicked and moved
 //! towards it (the cell clicked on the map), the hand-over screens, charge orders and fire
@@ -7,21 +7,8 @@
 //! number keys and Tab, dodge guesses with their keys, each reveal read and closed with Enter;
 //! a side none of whose figures can strike passes for the rest of the melee (P)
 //! — until the next turn's initiative. It saves `chooser.png`, `reveal.png` and
-//! `results.png` under `DIR`, prints `E2E PASS …` or `E2E FAIL …` and exits accordingly.
+//! `results.png` under its folder, prints `E2E PASS …` or `E2E FAIL …` and exits accordingly.
 
-use super::actions::{Dialog, Overlays, ScreenView};
-use super::battle::BattleScreens;
-use super::card_table::{card_keys, table_cards};
-use super::cards::{CardKind, Picks};
-use super::charges::ChargeView;
-use super::handover::Handover;
-use crate::rules::grid::Cell;
-use crate::sim::components::{CarriedBy, FigureId, Position, SideId};
-use crate::ui::MapLayout;
-use crate::ui::bridge::{ActiveGame, GameView, Mirror};
-use crate::ui::camera::MapCamera;
-use crate::ui::play::panels::UiRects;
-use crate::ui::play::reach_view::reach_view_of;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
@@ -30,6 +17,19 @@ use bevy::window::{CursorMoved, PrimaryWindow};
 use bevy::winit::{UpdateMode, WinitSettings};
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
+use warhorse::rules::grid::Cell;
+use warhorse::sim::components::{CarriedBy, FigureId, Position, SideId};
+use warhorse::ui::MapLayout;
+use warhorse::ui::bridge::{ActiveGame, GameView, Mirror};
+use warhorse::ui::camera::MapCamera;
+use warhorse::ui::play::panels::UiRects;
+use warhorse::ui::play::reach_view::reach_view_of;
+use warhorse::ui::screens::actions::{Dialog, Overlays, ScreenView};
+use warhorse::ui::screens::battle::BattleScreens;
+use warhorse::ui::screens::card_table::{card_keys, table_cards};
+use warhorse::ui::screens::cards::{CardKind, Picks};
+use warhorse::ui::screens::charges::ChargeView;
+use warhorse::ui::screens::handover::Handover;
 
 /// Adds the melee self-test driver; `out` is where screenshots go.
 pub struct MeleeSelfTest {
@@ -47,7 +47,7 @@ impl Plugin for MeleeSelfTest {
             out: self.out.clone(),
             ..default()
         })
-        .add_systems(Update, drive.after(crate::ui::play::PlaySet::View));
+        .add_systems(Update, drive.after(warhorse::ui::play::PlaySet::View));
     }
 }
 
@@ -224,11 +224,7 @@ fn drive(
                 key_event(&mut input, win, code, key, ButtonState::Released);
             }
             Act::Shot(name) => {
-                d.shot = Some(crate::ui::play::autotest::shoot(
-                    &mut commands,
-                    &d.out,
-                    name,
-                ));
+                d.shot = Some(super::move_driver::shoot(&mut commands, &d.out, name));
                 d.shots.insert(name);
             }
             Act::ShotDone => {
@@ -267,7 +263,7 @@ fn drive(
 fn keep_game(active: &mut Option<NonSendMut<ActiveGame>>, out: &std::path::Path) {
     if let Some(a) = active.as_deref() {
         let _ = std::fs::create_dir_all(out);
-        if let Err(e) = super::saves::save_named(&a.game, out, "game") {
+        if let Err(e) = warhorse::ui::screens::saves::save_named(&a.game, out, "game") {
             println!("E2E note: the game could not be saved: {e}");
         }
     }
@@ -349,7 +345,7 @@ fn decide(
         }
         // Nothing any figure of the side can strike: as a player would, pass for the rest of
         // the melee (the key P) rather than parry round after round.
-        if !super::cards::can_strike(o) {
+        if !warhorse::ui::screens::cards::can_strike(o) {
             d.log.push(format!("T{} {} passes", s.view.turn, o.side));
             let (code, key) = key_of('p');
             tap(q, code, key);
@@ -498,7 +494,7 @@ fn closing_move(
         .game
         .app
         .world()
-        .resource::<crate::sim::world::Map>()
+        .resource::<warhorse::sim::world::Map>()
         .0
         .clone();
     let enemies: Vec<Cell> = mirrors
@@ -539,7 +535,7 @@ fn closing_move(
 }
 
 /// Steps from every cell to the nearest of `goals` over passable ground (`None`: cut off).
-fn ground_distance(board: &crate::rules::board::Board, goals: &[Cell]) -> Vec<Option<u32>> {
+fn ground_distance(board: &warhorse::rules::board::Board, goals: &[Cell]) -> Vec<Option<u32>> {
     let mut dist = vec![None; (board.width * board.height) as usize];
     let mut queue = VecDeque::new();
     for &g in goals {

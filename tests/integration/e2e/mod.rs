@@ -1,10 +1,17 @@
-//! End to end: the real `warhorse` binary in a virtual X display (Xvfb, software Vulkan via
-//! mesa's lavapipe). Its hidden `--e2e DIR` self-test loads the default level, clicks a figure
-//! of the side to move and then the farthest cell it can reach with synthetic window input,
-//! checks in the game that the figure moved along the previewed path, and saves screenshots.
-//! Its `--e2e-melee DIR` self-test plays a hot-seat game into a melee and through every card
-//! round (issue 11).
+//! End to end: the game's real window in a virtual X display (Xvfb, software Vulkan via
+//! mesa's lavapipe), driven by synthetic window input. The drivers live here, in the tests,
+//! not in the game: [`move_driver`] loads a level, clicks a figure of the side to move and
+//! then the farthest cell it can reach, checks in the game that the figure moved along the
+//! previewed path, and saves screenshots; [`melee_driver`] plays a hot-seat game into a melee
+//! and through every card round (issue 11).
+//!
+//! Each test runs this test binary again inside `xvfb-run`, asking for the ignored test
+//! [`window`] alone, which opens the window the environment names (`WARHORSE_E2E`) and
+//! prints one `E2E PASS …` or `E2E FAIL …` line.
 //! Skipped (with a note) where `xvfb-run` is not installed; `.ci/run` installs it.
+
+mod melee_driver;
+mod move_driver;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -72,7 +79,7 @@ fn the_window_plays_a_melee_through_every_card_round_under_xvfb() {
     }
     let melee = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/e2e/melee");
     let _ = std::fs::remove_dir_all(&melee);
-    let verdict = run_window(&melee, &["--e2e-melee"], None, MELEE_TIMEOUT);
+    let verdict = run_window(&melee, "melee", None, MELEE_TIMEOUT);
     assert!(verdict.contains("card rounds revealed"), "{verdict}");
     assert!(verdict.contains("turn 2 begins"), "{verdict}");
     for name in ["chooser.png", "reveal.png", "results.png", "next_turn.png"] {
@@ -81,10 +88,10 @@ fn the_window_plays_a_melee_through_every_card_round_under_xvfb() {
     }
 }
 
-/// Runs `warhorse --e2e OUT [--level LEVEL]` in a virtual display; returns its `E2E PASS` line
-/// after checking its screenshots.
+/// Runs the move driver on LEVEL (the default level when `None`) in a virtual display, its
+/// screenshots going to `out`; returns its `E2E PASS` line after checking its screenshots.
 fn self_test(out: &Path, level: Option<&str>) -> String {
-    let verdict = run_window(out, &["--e2e"], level, TIMEOUT);
+    let verdict = run_window(out, "move", level, TIMEOUT);
     for name in ["preview.png", "moved.png"] {
         let size = png_size(&out.join(name));
         // A blank 1280×800 PNG is a few kilobytes; the map and panels make hundreds.
@@ -93,16 +100,60 @@ fn self_test(out: &Path, level: Option<&str>) -> String {
     verdict
 }
 
-/// Runs `warhorse FLAG OUT [--level LEVEL]` in a virtual display; returns its `E2E PASS` line.
-fn run_window(out: &Path, flag: &[&str], level: Option<&str>, timeout: Duration) -> String {
+/// The test the virtual display runs: the window of `WARHORSE_E2E` (`move` or `melee`)
+/// on the level of `WARHORSE_E2E_LEVEL` (the default level when unset), dice seeded 1 so a
+/// run is reproducible, screenshots into `WARHORSE_E2E_OUT`. It is ignored by a plain
+/// `cargo test`, and does nothing without those variables: [`run_window`] runs it.
+#[test]
+#[ignore = "opened by the other end-to-end tests inside xvfb-run"]
+fn window() {
+    let (Ok(kind), Some(out)) = (
+        std::env::var("WARHORSE_E2E"),
+        std::env::var_os("WARHORSE_E2E_OUT"),
+    ) else {
+        return;
+    };
+    let out = PathBuf::from(out);
+    let level = match std::env::var_os("WARHORSE_E2E_LEVEL") {
+        Some(path) => warhorse::level::load_level_file(Path::new(&path)),
+        None => warhorse::level::load_level_str(
+            warhorse::level::DEFAULT_LEVEL,
+            "<embedded default>",
+            None,
+        ),
+    }
+    .unwrap_or_else(|e| panic!("{e}"));
+    let game = warhorse::sim::Game::new(&level, 1);
+    let mut app = warhorse::ui::window_app_on(level.clone(), true);
+    warhorse::ui::bridge::install_game(app.world_mut(), game, level);
+    match kind.as_str() {
+        "move" => app.add_plugins(move_driver::AutotestPlugin { out }),
+        "melee" => app.add_plugins(melee_driver::MeleeSelfTest { out }),
+        other => panic!("WARHORSE_E2E={other}: neither move nor melee"),
+    };
+    assert_eq!(app.run(), bevy::app::AppExit::Success, "the driver failed");
+}
+
+/// Runs the `kind` driver in a virtual display (this test binary, its [`window`] test alone),
+/// screenshots into `out`, on `level` or the default level; returns its `E2E PASS` line.
+fn run_window(out: &Path, kind: &str, level: Option<&str>, timeout: Duration) -> String {
+    let exe = std::env::current_exe().expect("the test binary's path");
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_warhorse"))
-        .args(flag)
-        .arg(out);
-    if let Some(l) = level {
-        cmd.arg("--level").arg(l);
-    }
+        .arg(exe)
+        .args([
+            "e2e::window",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("WARHORSE_E2E", kind)
+        .env("WARHORSE_E2E_OUT", out);
+    match level {
+        Some(l) => cmd.env("WARHORSE_E2E_LEVEL", l),
+        None => cmd.env_remove("WARHORSE_E2E_LEVEL"),
+    };
     // Default settings, whatever the developer's own are (pace, scale, palette).
     cmd.env("WARHORSE_CONFIG_DIR", out.join("config"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -154,9 +205,10 @@ fn run_window(out: &Path, flag: &[&str], level: Option<&str>, timeout: Duration)
             "the window did not finish in {timeout:?}\nstdout:\n{stdout}\nstderr (tail):\n{tail}"
         );
     };
+    // The harness prints "test e2e::window ... " before the driver's line, on the same line.
     let verdict = stdout
         .lines()
-        .find(|l| l.starts_with("E2E "))
+        .find_map(|l| l.find("E2E ").map(|at| &l[at..]))
         .unwrap_or("no E2E line");
     println!("{verdict} (in {:.1} s)", start.elapsed().as_secs_f64());
     assert!(
