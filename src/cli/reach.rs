@@ -2,12 +2,9 @@
 
 use crate::rules::gait::Gait;
 use crate::rules::mp::Mp;
-use crate::rules::reach::reachable;
 use crate::sim::Game;
-use crate::sim::components::{Allowance, GaitState, RidingOn};
-use crate::sim::motion::setup_move;
+use crate::sim::asks::FigureReach;
 use crate::sim::order::steps_text;
-use crate::sim::world::{Map, Rules, find_figure};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -95,56 +92,36 @@ pub fn run(
         Ok(l) => l,
         Err(code) => return code,
     };
-    let mut game = Game::new(&level, 0);
-    let world = game.app.world_mut();
-    let Some(e) = find_figure(world, unit) else {
-        eprintln!("there is no figure {unit:?} in {}", level.source);
-        return 2;
-    };
-    let e = world
-        .get::<crate::sim::components::CarriedBy>(e)
-        .map_or(e, |c| c.0);
-    let mover_e = world.get::<RidingOn>(e).map_or(e, |r| r.0);
-    if let Some(g) = gait {
-        let Some(g) = Gait::parse(g) else {
+    let gait = match gait.map(|g| Gait::parse(g).ok_or(g)).transpose() {
+        Ok(g) => g,
+        Err(g) => {
             eprintln!("unknown gait {g:?} (halt, walk, trot, canter, gallop)");
             return 2;
-        };
-        let Some(mut gs) = world.get_mut::<GaitState>(mover_e) else {
-            eprintln!("{unit} is on foot and has no gaits");
-            return 2;
-        };
-        gs.gait = g;
-        let rules = world.resource::<Rules>().0.clone();
-        let rate = world
-            .get::<crate::sim::components::Rate>(mover_e)
-            .map_or(Mp::ZERO, |r| r.0);
-        let Some(t) = crate::rules::allowance::half_move_allowance(&rules, rate, g, []) else {
-            eprintln!("the {} ruleset has no {g} gait", rules.name);
-            return 2;
-        };
-        *world.get_mut::<Allowance>(mover_e).expect("allowance") = Allowance {
-            basis: t.total,
-            left: t.total,
-            used_any: false,
-        };
-    }
-    if let Some(a) = allowance {
-        match a.parse::<Mp>() {
-            Ok(v) => {
-                let mut al = world.get_mut::<Allowance>(mover_e).expect("allowance");
-                al.left = v;
-            }
-            Err(why) => {
-                eprintln!("--allowance: {why}");
-                return 2;
-            }
         }
-    }
-    let setup = setup_move(world, e);
-    let board = &world.resource::<Map>().0;
+    };
+    let allowance = match allowance.map(str::parse::<Mp>).transpose() {
+        Ok(a) => a,
+        Err(why) => {
+            eprintln!("--allowance: {why}");
+            return 2;
+        }
+    };
+    let game = Game::new(&level, 0);
+    let board = game.board().clone();
+    let FigureReach { setup, reach, .. } = match game.reach_if(unit, gait, allowance) {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            eprintln!("there is no figure {unit:?} in {}", level.source);
+            return 2;
+        }
+        Err(why) => {
+            eprintln!("{why}");
+            return 2;
+        }
+    };
+    let board = &board;
     let grid = board.grid;
-    let reach = reachable(board, &setup.mover, setup.pose, setup.left);
+
     let head = ReachHead {
         unit: unit.to_string(),
         from: [setup.pose.cell.x, setup.pose.cell.y],

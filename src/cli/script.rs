@@ -63,7 +63,7 @@ impl Ending<'_> {
 impl Serialize for Ending<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let game = self.0.borrow();
-        let turn = game.app.world().resource::<crate::sim::phase::TurnState>();
+        let turn = game.turn_state();
         game.outcome().map(|o| Report::new(o, turn)).serialize(s)
     }
 }
@@ -170,11 +170,7 @@ fn write_text(
             Some(r) => writeln!(w, "{:>3}. {}: REFUSED — {r}", o.n, o.order)?,
         }
     }
-    let turn = game
-        .app
-        .world()
-        .resource::<crate::sim::phase::TurnState>()
-        .clone();
+    let turn = game.turn_state().clone();
     let outcome = game.outcome().map(|o| Report::new(o, &turn));
     let state = game.snapshot();
     write_tail(w, outcome.as_ref(), &state)

@@ -3,12 +3,14 @@
 //! command line and the tests drive it through [`Game`].
 
 pub mod action_roll;
+pub mod asks;
 pub mod cavalry;
 pub mod changes;
 pub mod charge;
 pub mod components;
 pub mod dice;
 pub mod figure_index;
+pub mod figure_rows;
 pub mod fire;
 pub mod groups;
 pub mod journal;

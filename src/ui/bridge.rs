@@ -13,9 +13,9 @@ use super::CurrentLevel;
 use crate::level::Level;
 use crate::rules::grid::GridKind;
 use crate::sim::Game;
-use crate::sim::log::{GameLog, Happening, LogEntry};
+use crate::sim::log::{Happening, LogEntry};
 use crate::sim::order::{Order, Refusal};
-use crate::sim::phase::{Phase, TurnState};
+use crate::sim::phase::Phase;
 use crate::sim::record::Record;
 use crate::sim::world::Rules;
 use bevy::prelude::*;
@@ -279,13 +279,7 @@ pub fn apply_requests(world: &mut World) {
 
 /// The order that toggles `horse` on `unit`'s lead: `Release` when it leads it now.
 pub fn lead_order(game: &mut Game, unit: &str, horse: &str) -> Order {
-    use crate::sim::components::LedBy;
-    use crate::sim::world::find_figure;
-    let w = game.app.world_mut();
-    let leads = match (find_figure(w, unit), find_figure(w, horse)) {
-        (Some(u), Some(h)) => w.get::<LedBy>(h).is_some_and(|l| l.0 == u),
-        _ => false,
-    };
+    let leads = game.leads(unit, horse);
     let (unit, horse) = (unit.to_string(), horse.to_string());
     if leads {
         Order::Release { unit, horse }
@@ -299,8 +293,6 @@ pub fn lead_order(game: &mut Game, unit: &str, horse: &str) -> Order {
 /// figures — so at a shared computer nobody takes back the other player's orders, its end of
 /// half-move or its face-down choices.
 pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
-    use crate::sim::components::SideId;
-    use crate::sim::world::find_figure;
     if !game.can_undo() {
         return Err(Refusal(if game.record().orders.is_empty() {
             "nothing to undo".into()
@@ -329,9 +321,8 @@ pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
             ));
         }
     };
-    let world = game.app.world_mut();
-    let mover = world.resource::<TurnState>().side_to_move();
-    let side = find_figure(world, &unit).and_then(|e| world.get::<SideId>(e).map(|s| s.0));
+    let mover = game.turn_state().side_to_move();
+    let side = game.side_of(&unit);
     if side.is_some() && side == mover {
         Ok(())
     } else {
@@ -353,8 +344,10 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
         GameRequest::Order(order) => {
             let result = active.game.order(&order).map(|()| {
                 active.revision += 1;
-                let log = &active.game.app.world().resource::<GameLog>().0;
-                log.last()
+                active
+                    .game
+                    .log()
+                    .last()
                     .map_or_else(|| order.to_string(), |l| l.to_string())
             });
             OrderOutcome {
@@ -393,10 +386,10 @@ pub fn sync_mirrors(world: &mut World) {
     let Some(mut active) = world.remove_non_send::<ActiveGame>() else {
         return;
     };
-    let rows = super::play::mirror::read_figures(active.game.app.world_mut());
+    let rows = active.game.figure_rows();
     super::play::mirror::write_mirrors(world, &rows);
     // The ruleset too (shared, not copied), for what the counters work out from it.
-    let rules = active.game.app.world().resource::<Rules>().0.clone();
+    let rules = active.game.rules();
     if world
         .get_resource::<Rules>()
         .is_none_or(|r| !std::sync::Arc::ptr_eq(&r.0, &rules))
@@ -429,15 +422,12 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
     let over = active.game.outcome().map(|o| match o.winner {
-        Some(w) => format!(
-            "{} wins",
-            active.game.app.world().resource::<TurnState>().side_name(w)
-        ),
+        Some(w) => format!("{} wins", active.game.turn_state().side_name(w)),
         None => "a draw".to_string(),
     });
-    let world = active.game.app.world();
-    let turn = world.resource::<TurnState>();
-    let rules = &world.resource::<Rules>().0;
+    let game = &active.game;
+    let turn = game.turn_state();
+    let rules = game.rules();
     GameView {
         revision: active.revision,
         serial: 0,
@@ -446,14 +436,14 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
         side_names: turn.side_names.clone(),
         // The side whose open turn it is: moving in a half-move, or casting and firing in a
         // fire phase's sub-step (D3), which ends with the same End side.
-        side_to_move: match crate::sim::fire::current_step(world) {
+        side_to_move: match game.fire_step() {
             _ if over.is_some() => None,
             Some(step) => Some(step.side),
             None if phase.is_half_move() => turn.side_to_move(),
             None => None,
         },
         initiative: turn.initiative,
-        log: follow_log(old_log, &world.resource::<GameLog>().0),
+        log: follow_log(old_log, game.log()),
         orders,
         can_undo,
         grid: rules.grid,

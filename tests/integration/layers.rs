@@ -1,5 +1,6 @@
 //! Issue 29's done-when: no import circle between the modules of `src/sim/` or of
-//! `src/rules/melee/`. Each direct child module (a file `x.rs` or a folder `x/`, with the
+//! `src/rules/melee/`, and the window and the command line never reach into the game's
+//! world (they ask the game: `sim/asks.rs`). Each direct child module (a file `x.rs` or a folder `x/`, with the
 //! folder's files counted as one) and the parent's own `mod.rs` is a node; a path written in
 //! one node's code (`crate::sim::x::…`, `super::x::…`, `use super::{x, y}`, or a parent
 //! naming its child `x::…`) that lands in another is an edge. Test code and comments do not
@@ -224,4 +225,46 @@ fn no_import_circle_between_the_modules_of_rules_melee() {
 fn the_circle_finder_sees_a_circle() {
     // The check could be false: the screens import each other, and it says so.
     assert!(!circles("ui").is_empty());
+}
+
+/// The places in `code` that name a `Game`'s `app` field (`game.app.world()`, a field access
+/// split over lines): `.app` followed by anything but an identifier's letter.
+fn world_reaches(code: &str) -> usize {
+    code.match_indices(".app")
+        .filter(|(i, _)| {
+            code[i + 4..]
+                .chars()
+                .next()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+        })
+        .count()
+}
+
+/// Issue 29 item 3: the window and the command line give orders and ask the game questions
+/// (`Game::turn_state`, `Game::reach`, `Game::charge_targets`, …); none reads or writes the
+/// game's world itself. (The AI and the tests still do: left in issue 29.)
+#[test]
+fn the_window_and_the_command_line_never_reach_into_the_games_world() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut reaching = Vec::new();
+    for dir in ["ui", "cli"] {
+        let mut files = Vec::new();
+        rust_files(&root.join(dir), &mut files);
+        assert!(files.len() > 5, "the {dir} sources are read");
+        for f in files {
+            let code = code_of(&std::fs::read_to_string(&f).expect("source"));
+            let n = world_reaches(&code);
+            if n > 0 {
+                reaching.push(format!("{} ({n})", f.display()));
+            }
+        }
+    }
+    assert!(reaching.is_empty(), "reach into Game's world: {reaching:?}");
+}
+
+#[test]
+fn the_world_reach_finder_sees_a_reach() {
+    assert_eq!(world_reaches("let w = game.app.world();"), 1);
+    assert_eq!(world_reaches("game\n    .app\n    .world()"), 1);
+    assert_eq!(world_reaches("let a = self.apply(); x.apples"), 0);
 }

@@ -1,40 +1,15 @@
-//! Copying figures from the game's world onto the window's mirror entities (see
-//! [`crate::ui::bridge`]). A component is written only when its value differs, so change
+//! Copying figures from the game's public rows ([`Game::figure_rows`]) onto the window's
+//! mirror entities (see [`crate::ui::bridge`]). A component is written only when its value differs, so change
 //! detection — and with it the counters' refresh — fires for what actually changed.
 
+//!
+//! [`Game::figure_rows`]: crate::sim::Game::figure_rows
+
 use crate::sim::components::*;
+use crate::sim::figure_rows::FigureRow;
 use crate::ui::bridge::{Mirror, Mirrors};
 use bevy::prelude::*;
 use std::collections::HashSet;
-
-/// One figure's mirrored state, read from the game's world.
-#[derive(Clone, Debug)]
-pub struct FigureRow {
-    /// Its id.
-    pub id: FigureId,
-    name: Option<FigureName>,
-    side: Option<SideId>,
-    pos: Option<Position>,
-    facing: Option<Facing>,
-    diag: Option<Diagonal>,
-    gait: Option<GaitState>,
-    allowance: Option<Allowance>,
-    blows: Option<Blows>,
-    body: Option<Body>,
-    troop: Option<Troop>,
-    weapon: Option<Weapon>,
-    armour: Option<Armour>,
-    shield: Option<Shield>,
-    conditions: Option<Conditions>,
-    template: Option<TemplateKey>,
-    quality: Option<Quality>,
-    rate: Option<Rate>,
-    trail: Option<Trail>,
-    /// The id of the mount it rides.
-    riding: Option<String>,
-    /// The id of the rider it carries.
-    carried: Option<String>,
-}
 
 /// Equality for mirrored components, some of which do not derive `PartialEq`.
 trait Same {
@@ -68,52 +43,6 @@ impl Same for Quality {
     }
 }
 same_by_field!(FigureName, Weapon, Armour, Shield, Conditions);
-
-/// Every figure of the game's world, in id order.
-pub fn read_figures(game: &mut World) -> Vec<FigureRow> {
-    let mut q = game.query::<(Entity, &FigureId)>();
-    let mut ids: Vec<(Entity, FigureId)> = q.iter(game).map(|(e, id)| (e, id.clone())).collect();
-    ids.sort_by(|a, b| a.1.cmp(&b.1));
-    let id_of = |e: Entity| game.get::<FigureId>(e).map(|f| f.0.clone());
-    ids.into_iter()
-        .map(|(e, id)| {
-            let r = game.entity(e);
-            FigureRow {
-                id,
-                name: r.get().cloned(),
-                side: r.get().copied(),
-                pos: r.get().copied(),
-                facing: r.get().copied(),
-                diag: r.get().copied(),
-                gait: r.get().cloned(),
-                allowance: r.get().copied(),
-                blows: r.get().copied(),
-                body: r.get().copied(),
-                troop: r.get().copied(),
-                weapon: r.get().cloned(),
-                armour: r.get().copied(),
-                shield: r.get().copied(),
-                // Every condition in words, combat state included (down, stunned…), as
-                // the snapshot lists them: the card and the counter show them all.
-                conditions: Some(Conditions(crate::sim::snapshot::condition_words(
-                    r.get(),
-                    r.get(),
-                    r.get(),
-                    r.get(),
-                    r.get(),
-                    r.get(),
-                    crate::rules::melee::tables::tables(),
-                ))),
-                template: r.get().cloned(),
-                quality: r.get().copied(),
-                rate: r.get().copied(),
-                trail: r.get().cloned(),
-                riding: r.get::<RidingOn>().and_then(|m| id_of(m.0)),
-                carried: r.get::<CarriedBy>().and_then(|m| id_of(m.0)),
-            }
-        })
-        .collect()
-}
 
 fn put<C: Component + Clone + Same>(e: &mut EntityWorldMut, v: &Option<C>) {
     match v {

@@ -9,10 +9,7 @@ use crate::rules::movement::{Mover, Pose, Step};
 use crate::rules::mp::Mp;
 use crate::rules::reach::{Reach, ReachEnd};
 use crate::sim::Game;
-use crate::sim::components::{CarriedBy, SideId};
-use crate::sim::motion::reach_of;
 use crate::sim::order::steps_text;
-use crate::sim::world::{Map, find_figure};
 use crate::ui::bridge::{ActiveGame, GameView};
 use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
@@ -88,17 +85,13 @@ pub fn reach_view_of(
     side_to_move: Option<u8>,
 ) -> Option<ReachView> {
     let asked = unit;
-    let world = game.app.world_mut();
-    let mut e = find_figure(world, unit)?;
-    if let Some(c) = world.get::<CarriedBy>(e) {
-        e = c.0;
-    }
-    let side = world.get::<SideId>(e).map(|s| s.0);
-    let (setup, reach) = reach_of(world, e);
-    let unit = world
-        .get::<crate::sim::components::FigureId>(e)
-        .map_or_else(|| unit.to_string(), |f| f.0.clone());
-    let board = world.resource::<Map>().0.clone();
+    let crate::sim::asks::FigureReach {
+        unit,
+        side,
+        setup,
+        reach,
+    } = game.reach(unit)?;
+    let board = game.board().clone();
     let cells = reach.cells();
     Some(ReachView {
         asked: asked.to_string(),

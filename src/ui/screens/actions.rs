@@ -10,7 +10,6 @@ use super::saves::{Autosave, SaveDir, SaveInfo};
 use super::{Screen, ScreenStep, SideControls};
 use crate::level::{Control, Level};
 use crate::sim::Game;
-use crate::sim::phase::TurnState;
 use bevy::prelude::*;
 use std::path::PathBuf;
 
@@ -302,12 +301,12 @@ pub fn control_point(
 /// The side whose open (not secret) turn it is: the side moving in a half-move, or the side
 /// casting or firing in a fire phase's sub-step (D3).
 pub fn acting_side(game: &mut Game) -> Option<u8> {
-    if let Some(step) = crate::sim::fire::current_step(game.app.world()) {
+    if let Some(step) = game.fire_step() {
         return Some(step.side);
     }
     game.phase()
         .is_half_move()
-        .then(|| game.app.world().resource::<TurnState>().side_to_move())
+        .then(|| game.turn_state().side_to_move())
         .flatten()
 }
 
@@ -343,8 +342,8 @@ pub fn watch_game(world: &mut World) {
         .map(|a| playable_controls(&a.level));
     let saved = world.resource_scope(|world, cards: Mut<Cards>| {
         let game = GameHost::get(world)?;
-        let turn = game.app.world().resource::<TurnState>().turn;
-        let sides = usize::from(game.app.world().resource::<TurnState>().sides);
+        let turn = game.turn_state().turn;
+        let sides = usize::from(game.turn_state().sides);
         if controls.len() != sides {
             // A game installed without the start screen: as its level file says.
             controls = level_controls
@@ -355,7 +354,7 @@ pub fn watch_game(world: &mut World) {
         let saved = game.autosave_error();
         let cp = control_point(game, &cards, handover.last, &controls);
         handover.observe(cp, &controls);
-        let ts = game.app.world().resource::<TurnState>();
+        let ts = game.turn_state();
         view.playing = true;
         view.level_name = game.record().level_name.clone();
         view.turn = turn;

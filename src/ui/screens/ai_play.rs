@@ -16,7 +16,6 @@ use super::{Screen, SideControls};
 use crate::ai::{self, AiLevel, Explanation};
 use crate::level::Control;
 use crate::sim::Game;
-use crate::sim::log::GameLog;
 use crate::sim::order::Order;
 use crate::ui::bridge::OrderOutcome;
 use crate::ui::play::{OrderLock, PlayAction, Selection};
@@ -141,18 +140,11 @@ pub fn drive_ai(world: &mut World) {
             let result = game.order(&order);
             pace.given += 1;
             pace.next_at = now + pace.delay;
-            let name = game
-                .app
-                .world()
-                .resource::<crate::sim::phase::TurnState>()
-                .side_name(side);
+            let name = game.turn_state().side_name(side);
             let result = match result {
                 Ok(()) => Ok(format!(
                     "{name} (computer): {}",
-                    game.app
-                        .world()
-                        .resource::<GameLog>()
-                        .0
+                    game.log()
                         .last()
                         .map_or_else(|| order.to_string(), |l| l.to_string())
                 )),

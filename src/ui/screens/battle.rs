@@ -18,8 +18,7 @@ use crate::rules::grid::{Cell, GridKind};
 use crate::rules::victory::{Edge, Goal};
 use crate::sim::Game;
 use crate::sim::components::{FigureId, Position};
-use crate::sim::phase::TurnState;
-use crate::sim::victory::{Report, Tally, tallies};
+use crate::sim::victory::{Report, Tally};
 use crate::ui::MapLayout;
 use crate::ui::bridge::{GameView, Mirror};
 use crate::ui::counters::{CounterOf, HasCounter};
@@ -92,8 +91,8 @@ pub struct BattleScreens {
 
 /// Reads the battle from the game.
 pub fn battle_view(game: &mut Game, level: Option<&crate::level::LevelFile>) -> BattleView {
-    let tallies = tallies(game.app.world_mut());
-    let turn = game.app.world().resource::<TurnState>().clone();
+    let tallies = game.tallies();
+    let turn = game.turn_state().clone();
     let mut v = BattleView {
         level: game.record().level_name.clone(),
         sides: turn.side_names.clone(),
@@ -306,6 +305,8 @@ fn briefing(ctx: &egui::Context, view: &BattleView, side: u8) -> bool {
     let mut go = false;
     egui::Window::new(format!("Briefing: {}", side_name(view, side)))
         .id(egui::Id::new("briefing"))
+        // Modal: above the overlays that open in the same frame (charge orders, fire).
+        .order(egui::Order::Foreground)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
@@ -362,6 +363,7 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
     let mut choice = None;
     egui::Window::new("The battle is over")
         .id(egui::Id::new("end-screen"))
+        .order(egui::Order::Foreground)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)

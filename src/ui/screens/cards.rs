@@ -299,13 +299,7 @@ pub fn read_overlay(world: &mut World) {
                     let hands = cards.0.hands(game, side);
                     let guesses = cards.0.guesses(game, side);
                     let side_name = view.side_names.get(usize::from(side)).cloned();
-                    let dirs = game
-                        .app
-                        .world()
-                        .resource::<crate::sim::world::Map>()
-                        .0
-                        .grid
-                        .dirs();
+                    let dirs = game.board().grid.dirs();
                     view.cards = (!hands.is_empty() || !guesses.is_empty()).then(|| CardOverlay {
                         side,
                         side_name: side_name.unwrap_or_default(),

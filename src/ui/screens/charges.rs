@@ -14,12 +14,9 @@ use super::{DrawLayer, Screen, ScreenStep};
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
 use crate::sim::Game;
-use crate::sim::charge::{
-    ChargeBook, Stage, awaiting_ids, charge_odds, charge_targets, visible, waiting,
-};
-use crate::sim::components::{FigureId, Position, RidingOn, SideId};
+use crate::sim::charge::Stage;
+use crate::sim::components::{FigureId, Position};
 use crate::sim::order::Order;
-use crate::sim::world::find_figure;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
 use bevy::prelude::*;
@@ -96,20 +93,12 @@ pub struct ChargePicks {
     pub focus: Option<String>,
 }
 
-fn side_of(game: &mut Game, id: &str) -> Option<u8> {
-    let w = game.app.world_mut();
-    let e = find_figure(w, id)?;
-    w.get::<SideId>(e).map(|s| s.0)
-}
-
 /// The sides with a figure the charge phase waits for, lowest first.
 pub fn choosers(game: &mut Game) -> Vec<u8> {
-    if !waiting(game.app.world()) {
-        return Vec::new();
-    }
-    let mut v: Vec<u8> = awaiting_ids(game.app.world())
+    let mut v: Vec<u8> = game
+        .charge_awaited()
         .iter()
-        .filter_map(|id| side_of(game, id))
+        .filter_map(|id| game.side_of(id))
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -117,36 +106,31 @@ pub fn choosers(game: &mut Game) -> Vec<u8> {
 }
 
 /// The overlay for `side`: its figures still to declare or answer, nothing of another side's
-/// orders (the book's declarations stay face down until the reveal).
+/// orders (the declarations stay face down until the reveal).
 pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
-    if !waiting(game.app.world()) {
-        return None;
-    }
-    let book = game.app.world().get_resource::<ChargeBook>()?.clone();
-    let mine: Vec<String> = awaiting_ids(game.app.world())
+    let stage = game.charge_stage()?;
+    let mine: Vec<String> = game
+        .charge_awaited()
         .into_iter()
-        .filter(|id| side_of(game, id) == Some(side))
+        .filter(|id| game.side_of(id) == Some(side))
         .collect();
     let mut o = ChargeOverlay {
         side,
-        side_name: game
-            .app
-            .world()
-            .resource::<crate::sim::phase::TurnState>()
-            .side_name(side),
+        side_name: game.turn_state().side_name(side),
         declare: Vec::new(),
         answer: Vec::new(),
     };
     for unit in mine {
-        match book.stage {
+        match stage {
             Stage::Declaring => {
-                let w = game.app.world_mut();
-                let seen = visible(w, &unit);
-                let targets = charge_targets(w, &unit)
+                let seen = game.in_sight_of(&unit);
+                let targets = game
+                    .charge_targets(&unit)
                     .into_iter()
                     .map(|(id, verdict)| TargetView {
                         in_sight: seen.contains(&id),
-                        odds: charge_odds(w, &unit, &id)
+                        odds: game
+                            .charge_odds(&unit, &id)
                             .map(|o| (o.chance, super::melee_cards::odds_words(&o, &id))),
                         id,
                         verdict,
@@ -155,14 +139,14 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
                 o.declare.push(Declarer { unit, targets });
             }
             Stage::Answering => {
-                let w = game.app.world_mut();
-                let mounted = find_figure(w, &unit).is_some_and(|e| w.get::<RidingOn>(e).is_some());
+                let mounted = game.is_mounted(&unit);
                 // Revealed: who charges whom is in the log for everyone.
-                let charged_by = book
-                    .declared
-                    .iter()
+                let charged_by = game
+                    .charges_revealed()
+                    .unwrap_or_default()
+                    .into_iter()
                     .filter(|(_, t)| t.contains(&unit))
-                    .map(|(c, _)| c.clone())
+                    .map(|(c, _)| c)
                     .collect();
                 o.answer.push(Answerer {
                     unit,

@@ -14,10 +14,7 @@ use super::{DrawLayer, Screen, ScreenStep};
 use crate::rules::fire::{ShotOdds, SubStep, band_word};
 use crate::rules::melee::tables::tables;
 use crate::sim::Game;
-use crate::sim::charge::visible;
 use crate::sim::components::{FigureId, Position};
-use crate::sim::fire::{cast_odds, current_step, fire_odds, shots_left};
-use crate::sim::melee::kept_fight;
 use crate::sim::order::Order;
 use crate::ui::MapLayout;
 use crate::ui::bridge::Mirror;
@@ -105,12 +102,11 @@ pub fn shot_words(o: &ShotOdds, target: &str) -> String {
 
 /// The overlay for `side`, when the game waits for it to cast or fire.
 pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
-    let w = game.app.world_mut();
-    let step = current_step(w).filter(|s| s.side == side)?;
+    let step = game.fire_step().filter(|s| s.side == side)?;
     if step.kind == SubStep::Misc {
         return None;
     }
-    let (fight, _) = kept_fight(w);
+    let fight = game.fight();
     let mine: Vec<usize> = (0..fight.fighters.len())
         .filter(|&i| {
             let f = &fight.fighters[i];
@@ -127,7 +123,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
     for i in mine {
         let f = &fight.fighters[i];
         let unit = f.id.clone();
-        let seen = visible(w, &unit);
+        let seen = game.in_sight_of(&unit);
         let mut choices = Vec::new();
         let shots = match step.kind {
             SubStep::Fire => {
@@ -135,7 +131,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
                     continue;
                 }
                 for (t, _) in others.iter().filter(|(_, s)| *s != side) {
-                    let r = fire_odds(w, &unit, t);
+                    let r = game.fire_odds(&unit, t);
                     choices.push(FireChoice {
                         target: Some(t.clone()),
                         spell: None,
@@ -144,7 +140,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
                         in_sight: seen.contains(t),
                     });
                 }
-                shots_left(w, &unit)
+                game.shots_left(&unit)
             }
             _ => {
                 for spell in &f.profile.spells {
@@ -152,7 +148,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
                     let mut refused = None;
                     let before = choices.len();
                     for t in targets {
-                        match cast_odds(w, &unit, spell, t.map(String::as_str)) {
+                        match game.cast_odds(&unit, spell, t.map(String::as_str)) {
                             Ok(p) => choices.push(FireChoice {
                                 target: t.cloned(),
                                 spell: Some(spell.clone()),
@@ -189,7 +185,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
             choices,
         });
     }
-    let side_name = w.resource::<crate::sim::phase::TurnState>().side_name(side);
+    let side_name = game.turn_state().side_name(side);
     Some(FireOverlay {
         side,
         side_name,
@@ -322,7 +318,7 @@ pub fn read_overlay(world: &mut World) {
     let Some(game) = GameHost::get(world) else {
         return;
     };
-    match choosing.filter(|_| crate::sim::fire::waiting(game.app.world())) {
+    match choosing.filter(|_| game.fire_step().is_some()) {
         Some((side, key)) => {
             if fire.key != Some(key) {
                 fire.overlay = overlay(game, side);

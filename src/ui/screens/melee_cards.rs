@@ -10,30 +10,12 @@ use crate::rules::melee::attack::Odds;
 use crate::rules::melee::cards::{Card, DodgeDir, HorseCard, MeleeCard, MoveStep};
 use crate::rules::melee::hand::HandCard;
 use crate::sim::Game;
-use crate::sim::log::{GameLog, Happening};
-use crate::sim::melee::{MeleeState, Stage, hand};
+use crate::sim::log::Happening;
+use crate::sim::melee::Stage;
 use crate::sim::order::Order;
-use bevy::prelude::World;
 
 /// The melee rules as a [`CardSource`].
 pub struct MeleeCards;
-
-/// The waiting figures with their sides, while the melee waits for `stage`.
-fn waiting(game: &Game, stage: Stage) -> Vec<(String, u8)> {
-    let Some(s) = game.app.world().get_resource::<MeleeState>() else {
-        return Vec::new();
-    };
-    let Some(fight) = s.fight.as_ref().filter(|_| s.stage == stage) else {
-        return Vec::new();
-    };
-    s.waiting_ids()
-        .into_iter()
-        .filter_map(|id| {
-            let side = fight.fighters.get(fight.index_of(&id)?)?.side;
-            Some((id, side))
-        })
-        .collect()
-}
 
 /// How a card of a hand is named in the overlay: its face, with its target (`DELIVER BLOW at
 /// levy`), so each entry of a hand has a name of its own. (The arrow of the rules' own text is
@@ -48,8 +30,8 @@ pub fn card_name(card: &Card) -> String {
 /// One entry of `unit`'s rules hand as the overlay shows it: the rules' cost and verdict, the
 /// resolver's odds for a card that strikes, whom it is aimed at, the way it moves the figure
 /// on the grid, and its one-line effect.
-pub fn card_view(world: &mut World, unit: &str, c: &HandCard) -> CardView {
-    let odds = odds_of(world, unit, &c.card);
+pub fn card_view(game: &mut Game, unit: &str, c: &HandCard) -> CardView {
+    let odds = odds_of(game, unit, &c.card);
     let (kind, effect, target) = match &c.card {
         Card::Tac(t) => (CardKind::Tac, t.effect(), None),
         Card::Melee(m) => (CardKind::Melee, m.effect(), m.target().map(str::to_string)),
@@ -66,18 +48,18 @@ pub fn card_view(world: &mut World, unit: &str, c: &HandCard) -> CardView {
             damage: o.damage,
         }),
         target,
-        toward: toward(world, unit, &c.card),
+        toward: toward(game, unit, &c.card),
         effect: effect.to_string(),
     }
 }
 
 /// The way a MOVE, DODGE, WHEEL or TURN card takes `unit` on the grid (a DODGE by the dodger's
 /// own orientation, §6; a horse's MOVE straight ahead).
-fn toward(world: &World, unit: &str, card: &Card) -> Option<Toward> {
+fn toward(game: &Game, unit: &str, card: &Card) -> Option<Toward> {
     let Card::Melee(m) = card else {
         return None;
     };
-    let fight = world.get_resource::<MeleeState>()?.fight.as_ref()?;
+    let fight = game.melee_fight()?;
     let i = fight.index_of(unit)?;
     let (dir, turn) = match m {
         MeleeCard::Move(MoveStep::To(d)) => (*d, false),
@@ -92,12 +74,12 @@ fn toward(world: &World, unit: &str, card: &Card) -> Option<Toward> {
     Some(Toward { dir: dir.0, turn })
 }
 
-fn odds_of(world: &mut World, unit: &str, card: &Card) -> Option<(Odds, String)> {
+fn odds_of(game: &mut Game, unit: &str, card: &Card) -> Option<(Odds, String)> {
     let Card::Melee(m) = card else {
         return None;
     };
     let target = m.target()?.to_string();
-    let o = crate::sim::melee::odds(world, unit, &target, m, &[])?;
+    let o = game.blow_odds(unit, &target, m)?;
     Some((o, target))
 }
 
@@ -119,9 +101,10 @@ pub fn odds_words(o: &Odds, target: &str) -> String {
 
 impl CardSource for MeleeCards {
     fn choosers(&self, game: &mut Game) -> Vec<u8> {
-        let mut sides: Vec<u8> = waiting(game, Stage::Choosing)
+        let mut sides: Vec<u8> = game
+            .melee_waiting(Stage::Choosing)
             .into_iter()
-            .chain(waiting(game, Stage::Guessing))
+            .chain(game.melee_waiting(Stage::Guessing))
             .map(|(_, s)| s)
             .collect();
         sides.sort_unstable();
@@ -130,22 +113,21 @@ impl CardSource for MeleeCards {
     }
 
     fn secret(&self, game: &mut Game) -> bool {
-        !waiting(game, Stage::Choosing).is_empty()
+        !game.melee_waiting(Stage::Choosing).is_empty()
     }
 
     fn hands(&self, game: &mut Game, side: u8) -> Vec<FigureHand> {
-        let ids: Vec<String> = waiting(game, Stage::Choosing)
+        let ids: Vec<String> = game
+            .melee_waiting(Stage::Choosing)
             .into_iter()
             .filter(|(_, s)| *s == side)
             .map(|(id, _)| id)
             .collect();
-        let world = game.app.world_mut();
         ids.into_iter()
             .map(|unit| {
-                let cards = hand(world, &unit);
-                let blows = world
-                    .get_resource::<MeleeState>()
-                    .and_then(|s| s.fight.as_ref())
+                let cards = game.hand(&unit);
+                let blows = game
+                    .melee_fight()
                     .and_then(|f| f.fighters.get(f.index_of(&unit)?))
                     .map_or(0, |f| u32::from(f.blows));
                 let mut targets: Vec<String> = cards
@@ -157,7 +139,7 @@ impl CardSource for MeleeCards {
                     .collect();
                 targets.sort();
                 targets.dedup();
-                let views = cards.iter().map(|c| card_view(world, &unit, c)).collect();
+                let views = cards.iter().map(|c| card_view(game, &unit, c)).collect();
                 FigureHand {
                     name: unit.clone(),
                     unit,
@@ -170,15 +152,15 @@ impl CardSource for MeleeCards {
     }
 
     fn guesses(&self, game: &mut Game, side: u8) -> Vec<GuessDue> {
-        let guessers: Vec<String> = waiting(game, Stage::Guessing)
+        let guessers: Vec<String> = game
+            .melee_waiting(Stage::Guessing)
             .into_iter()
             .filter(|(_, s)| *s == side)
             .map(|(id, _)| id)
             .collect();
         // The melee names the pairs in the happening that asks for the guesses; it keeps
         // the pairs themselves private.
-        let log = &game.app.world().resource::<GameLog>().0;
-        let asked = log.iter().rev().find_map(|l| match &l.what {
+        let asked = game.log().iter().rev().find_map(|l| match &l.what {
             Happening::DodgesAsked(pairs) => Some(pairs.as_slice()),
             _ => None,
         });
@@ -194,7 +176,7 @@ impl CardSource for MeleeCards {
     }
 
     fn play(&self, game: &mut Game, pick: &CardPick) -> Result<(), String> {
-        let cards = hand(game.app.world_mut(), &pick.unit);
+        let cards = game.hand(&pick.unit);
         let find = |name: &str| {
             cards
                 .iter()
@@ -226,11 +208,7 @@ impl CardSource for MeleeCards {
     }
 
     fn pass_rest(&self, game: &mut Game, side: u8) -> Result<(), String> {
-        let side = game
-            .app
-            .world()
-            .resource::<crate::sim::phase::TurnState>()
-            .side_name(side);
+        let side = game.turn_state().side_name(side);
         game.order(&Order::PassMelee { side })
             .map_err(|r| r.to_string())
     }

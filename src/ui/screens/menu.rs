@@ -169,12 +169,17 @@ pub fn menu_ui(
                 }
                 if wide(ui, "Rules (F2)") {
                     overlays.rules = true;
+                    // Opened from the menu, it is what the player wants to read: the menu
+                    // closes rather than cover it.
+                    overlays.menu = false;
                 }
                 if wide(ui, "Help (F1)") {
                     overlays.help = true;
+                    overlays.menu = false;
                 }
                 if wide(ui, "Settings (F3)") {
                     overlays.settings = true;
+                    overlays.menu = false;
                 }
                 if wide(ui, "Quit to start screen") {
                     action = Some(ScreenAction::QuitToStart);

@@ -10,8 +10,7 @@ use super::cards::{CardKind, CardView};
 use super::host::GameHost;
 use crate::rules::melee::Faced;
 use crate::rules::melee::cards::{Choice, MeleeCard, TacCard};
-use crate::sim::components::{FigureId, SideId};
-use crate::sim::log::{GameLog, Happening, LogEntry};
+use crate::sim::log::{Happening, LogEntry};
 use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -364,17 +363,11 @@ pub fn watch_reveals(world: &mut World) {
     let Some(game) = GameHost::get(world) else {
         return;
     };
-    let log = &game.app.world().resource::<GameLog>().0;
-    let len = log.len();
+    let len = game.log().len();
     let found = match seen {
         Some(s) if s < len => {
-            let mut q = game.app.world_mut().query::<(&FigureId, &SideId)>();
-            let sides: BTreeMap<String, u8> = q
-                .iter(game.app.world())
-                .map(|(f, s)| (f.0.clone(), s.0))
-                .collect();
-            let log = &game.app.world().resource::<GameLog>().0;
-            reveal_of(log, s, &sides)
+            let sides = game.sides_of_figures();
+            reveal_of(game.log(), s, &sides)
         }
         _ => None,
     };

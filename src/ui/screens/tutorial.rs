@@ -10,7 +10,6 @@ use super::host::GameHost;
 use crate::level::{Control, Level, LoadErrors, load_level_str};
 use crate::sim::Game;
 use crate::sim::order::Order;
-use crate::sim::phase::TurnState;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::collections::BTreeMap;
@@ -159,7 +158,7 @@ pub struct Steed {
 impl Baseline {
     /// The player's steeds and the record's length now.
     pub fn of(game: &mut Game) -> Baseline {
-        let side = game.app.world().resource::<TurnState>().side_name(PLAYER);
+        let side = game.turn_state().side_name(PLAYER);
         let steeds = game
             .snapshot()
             .figures
@@ -212,7 +211,7 @@ pub struct Lesson {
 pub struct Tutorial(pub Option<Lesson>);
 
 fn player_figure(game: &mut Game, id: &str) -> bool {
-    let side = game.app.world().resource::<TurnState>().side_name(PLAYER);
+    let side = game.turn_state().side_name(PLAYER);
     let id = id.strip_suffix(".mount").unwrap_or(id);
     game.snapshot()
         .figures
@@ -249,10 +248,7 @@ pub fn done(game: &mut Game, lesson: &Lesson) -> bool {
             matches!(o, Order::PlayCards { unit, tac, melee, .. }
                 if (tac.is_some() || !melee.is_empty()) && player_figure(game, unit))
         }),
-        Step::ReadLog => {
-            lesson.answer.is_some()
-                && lesson.answer == game.app.world().resource::<TurnState>().initiative
-        }
+        Step::ReadLog => lesson.answer.is_some() && lesson.answer == game.turn_state().initiative,
         Step::Undo => game.record().orders.len() < lesson.high_water,
         Step::Done => false,
     }

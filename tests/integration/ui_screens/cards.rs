@@ -255,7 +255,6 @@ const DUEL: &str = r#"Level(
 
 #[test]
 fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
-    use warhorse::sim::melee::hand;
     use warhorse::ui::screens::cards::card_label;
     use warhorse::ui::screens::melee_cards::card_view;
     let level = warhorse::level::load_level_str(DUEL, "<duel>", None).expect("duel level");
@@ -283,18 +282,15 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     let mine = if first == 0 { "red_foot" } else { "blue_foot" };
     assert_eq!(overlay.hands.len(), 1);
     assert_eq!(overlay.hands[0].unit, mine, "only the chooser's own hand");
-    let world = game(&mut app).app.world_mut();
-    let rules: Vec<_> = hand(world, mine)
-        .iter()
-        .map(|c| card_view(world, mine, c))
-        .collect();
+    let g = game(&mut app);
+    let rules: Vec<_> = g.hand(mine).iter().map(|c| card_view(g, mine, c)).collect();
     assert_eq!(
         overlay.hands[0].cards, rules,
         "the overlay is the rules' hand()"
     );
     // The odds preview is the resolver's own numbers (sim::melee::odds), for every card that
     // strikes a blow, greyed or not.
-    let hand_cards = hand(game(&mut app).app.world_mut(), mine);
+    let hand_cards = game(&mut app).hand(mine);
     let mut previewed = 0;
     for (c, v) in hand_cards.iter().zip(&overlay.hands[0].cards) {
         let warhorse::rules::melee::cards::Card::Melee(m) = &c.card else {
