@@ -554,7 +554,7 @@ pub(super) fn plugin(app: &mut App) {
             bevy_egui::EguiPrimaryContextPass,
             draw_battle
                 .run_if(in_state(super::Screen::Playing))
-                .in_set(super::DrawLayer::Overlay),
+                .in_set(super::DrawLayer::Modal),
         );
     if super::draws_gizmos(app) {
         app.add_systems(Update, draw_objective_marks.in_set(super::MapMarks));

@@ -509,15 +509,15 @@ pub fn draw_lines_of_sight(
 pub fn draw_charges(
     mut contexts: bevy_egui::EguiContexts,
     view: Res<ChargeView>,
-    handover: Res<super::Handover>,
-    overlays: Res<super::Overlays>,
+    covers: super::cover::Covers,
     mut picks: ResMut<ChargePicks>,
     mut actions: ResMut<super::ScreenActions>,
 ) -> Result {
     let Some(o) = view.overlay.as_ref() else {
         return Ok(());
     };
-    if handover.screen_up() || overlays.blocking() {
+    // Behind a briefing, the menu or a dialog: its Enter is theirs (issue 34).
+    if covers.top().is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

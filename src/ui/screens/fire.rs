@@ -364,14 +364,13 @@ pub(super) fn plugin(app: &mut App) {
 pub fn draw_fire(
     mut contexts: bevy_egui::EguiContexts,
     mut view: ResMut<FireView>,
-    handover: Res<super::Handover>,
-    overlays: Res<super::Overlays>,
+    covers: super::cover::Covers,
     mut actions: ResMut<super::ScreenActions>,
 ) -> Result {
     let Some(o) = view.overlay.clone() else {
         return Ok(());
     };
-    if handover.screen_up() || overlays.blocking() {
+    if covers.top().is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

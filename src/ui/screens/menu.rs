@@ -75,6 +75,7 @@ pub fn draw_playing(
     mut actions: ResMut<ScreenActions>,
     effects: Option<Res<crate::ui::effects::EffectsPlaying>>,
     mut table: ResMut<super::chooser_map::TableRect>,
+    battle: Res<super::battle::BattleScreens>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The results of the last round play on the map before the next card table covers it.
@@ -82,14 +83,17 @@ pub fn draw_playing(
         table.set_if_neq(super::chooser_map::TableRect::default());
         return Ok(());
     }
-    let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks);
+    // A briefing or the end screen is read first: the card table waits behind it.
+    let briefing = battle.briefing.is_some() || battle.end;
+    let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks, briefing);
     actions.0.extend(asked);
     // Where the table lies now, for `chooser_map::keep_in_view`.
     let rect = |id: &str| {
         ctx.memory(|m| m.area_rect(egui::Id::new(id)))
             .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
     };
-    let up = view.cards.is_some() && handover.waiting_for.is_none() && !overlays.blocking();
+    let up =
+        view.cards.is_some() && handover.waiting_for.is_none() && !overlays.blocking() && !briefing;
     table.set_if_neq(super::chooser_map::TableRect {
         table: rect("warhorse-cards").filter(|_| up),
         aside: rect("objectives-panel").filter(|_| up),
@@ -98,13 +102,15 @@ pub fn draw_playing(
 }
 
 /// Draws a game's screens: the hand-over screen alone while it is up (nothing of the board,
-/// the cards or the menu shows), otherwise the card overlay and the menu.
+/// the cards or the menu shows), otherwise the card overlay (not while the menu, a dialog or,
+/// when `briefing`, a briefing or the end screen covers it) and the menu.
 pub fn playing_ui(
     ctx: &egui::Context,
     view: &ScreenView,
     handover: &Handover,
     overlays: &mut Overlays,
     picks: &mut Picks,
+    briefing: bool,
 ) -> Vec<ScreenAction> {
     let mut out = Vec::new();
     if let Some(next) = handover.waiting_for {
@@ -118,7 +124,11 @@ pub fn playing_ui(
         }
         return out;
     }
-    if let Some(overlay) = view.cards.as_ref().filter(|_| !overlays.blocking()) {
+    if let Some(overlay) = view
+        .cards
+        .as_ref()
+        .filter(|_| !overlays.blocking() && !briefing)
+    {
         let free = crate::ui::play::panels::free_area(ctx);
         match show_cards(ctx, overlay, picks, free) {
             Some(CardsAnswer::Play(p)) => out.push(ScreenAction::PlayCards(p)),

@@ -19,6 +19,7 @@ pub mod cards;
 pub mod catalogue;
 pub mod charges;
 pub mod chooser_map;
+pub mod cover;
 pub mod fire;
 pub mod handover;
 pub mod host;
@@ -93,8 +94,12 @@ pub enum ScreenStep {
 pub enum DrawLayer {
     /// The screen itself: the start screen, or the game's panels.
     Screen,
-    /// The game's overlays: the computer's play, charges, fire, the battle, the replay.
+    /// The game's overlays: the computer's play, charges, fire, the replay, the tutorial.
     Overlay,
+    /// The battle's screens: the objectives, the briefing and the end screen. After the
+    /// overlays, so a key that closes a briefing reaches no overlay in the same frame: they
+    /// were drawn, covered, before it closed.
+    Modal,
     /// The banner naming who acts.
     Banner,
     /// Help, rules, the menu and its dialogs.
@@ -152,6 +157,7 @@ pub fn plugin(app: &mut App) {
             (
                 DrawLayer::Screen,
                 DrawLayer::Overlay,
+                DrawLayer::Modal,
                 DrawLayer::Banner,
                 DrawLayer::Menu,
                 DrawLayer::Top,
@@ -201,21 +207,17 @@ pub(crate) fn draws_gizmos(app: &App) -> bool {
 pub struct MapMarks;
 
 /// Run condition for board input (selecting, ordering, camera keys): true only in a game with
-/// nothing over the board — no hand-over screen, menu or dialog.
+/// nothing over the board ([`cover::covering`]) and no banner announcing who acts.
 pub fn board_interactive(
     screen: Option<Res<State<Screen>>>,
-    handover: Option<Res<Handover>>,
-    overlays: Option<Res<Overlays>>,
-    battle: Option<Res<battle::BattleScreens>>,
+    covers: cover::Covers,
     banner: Option<Res<banner::ControlBanner>>,
     time: Option<Res<Time>>,
 ) -> bool {
     let now = time.map_or(0.0, |t| t.elapsed_secs_f64());
     screen.is_some_and(|s| *s.get() == Screen::Playing)
         && banner.is_none_or(|b| !b.holding(now))
-        && handover.is_none_or(|h| !h.screen_up())
-        && overlays.is_none_or(|o| !o.blocking())
-        && battle.is_none_or(|b| b.briefing.is_none() && !b.end)
+        && covers.top().is_none()
 }
 
 /// Opens the window on the start screen and runs until it is closed. (`warhorse --level

@@ -345,14 +345,16 @@ fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
 /// The results on the map wait while something covers it: the reveal or another dialog, the
 /// hand-over screen, the menu.
 pub fn hold_effects(
-    overlays: Res<Overlays>,
-    handover: Res<super::Handover>,
+    covers: super::cover::Covers,
     hold: Option<ResMut<crate::ui::effects::EffectsHold>>,
 ) {
     if let Some(mut hold) = hold {
-        hold.set_if_neq(crate::ui::effects::EffectsHold(
-            overlays.blocking() || handover.screen_up(),
-        ));
+        use super::cover::Cover;
+        let held = matches!(
+            covers.top(),
+            Some(Cover::Handover | Cover::Dialog | Cover::Settings | Cover::Menu)
+        );
+        hold.set_if_neq(crate::ui::effects::EffectsHold(held));
     }
 }
 

@@ -167,7 +167,7 @@ fn the_game_screens_draw_cards_menu_and_handover() {
             waiting_for: waiting,
         };
         frame(&ctx, |ctx| {
-            assert!(playing_ui(ctx, &view, &h, &mut o, &mut picks).is_empty());
+            assert!(playing_ui(ctx, &view, &h, &mut o, &mut picks, false).is_empty());
         });
     }
 }

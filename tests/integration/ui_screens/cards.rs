@@ -104,7 +104,7 @@ fn painted_text(app: &mut App) -> String {
     let mut out = String::new();
     for _ in 0..2 {
         let full = ctx.run_ui(input(), |ui| {
-            playing_ui(ui.ctx(), &view, &handover, &mut overlays, &mut picks);
+            playing_ui(ui.ctx(), &view, &handover, &mut overlays, &mut picks, false);
         });
         out.clear();
         for clipped in &full.shapes {
