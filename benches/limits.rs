@@ -226,11 +226,11 @@ fn table_game(level: &Level) -> Game {
 /// with the computer's orders through `Game::order`; returns the orders given, refused ones
 /// included.
 fn play_turn(g: &mut Game) -> Vec<(Order, Result<(), Refusal>)> {
-    let turn = g.app.world().resource::<TurnState>().turn;
+    let turn = g.world_for_tests().resource::<TurnState>().turn;
     let mut played = Vec::new();
     // Melee rounds ask every engaged figure each round: the bound only guards against a hang.
     for _ in 0..MAX_FIGURES * 200 {
-        if g.app.world().resource::<TurnState>().turn != turn || g.outcome().is_some() {
+        if g.world_for_tests().resource::<TurnState>().turn != turn || g.outcome().is_some() {
             return played;
         }
         let Some(side) = side_to_act(g) else {

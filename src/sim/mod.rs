@@ -199,8 +199,10 @@ fn end_of_turn(
 /// A whole game without a window: the App, driven order by order, and the record that
 /// rebuilds it (saves, undo).
 pub struct Game {
-    /// The Bevy app holding the world.
-    pub app: App,
+    /// The Bevy app holding the world. Outside `sim/` only the AI still reads it (issue 29:
+    /// the window and the command line ask through `sim/asks.rs`; the integration tests and
+    /// benches through [`Game::world_for_tests`]).
+    pub(crate) app: App,
     record: record::Record,
     /// Orders before this index are behind a die roll: undo never goes past them.
     undo_floor: usize,
@@ -212,6 +214,22 @@ pub struct Game {
 }
 
 impl Game {
+    /// The game's world, for the integration tests and benches that set a position up by
+    /// hand (a figure fallen, moved, its allowance spent) where no level file or order says
+    /// it as briefly. The game itself never uses it: the window and the command line ask the
+    /// game questions, and `tests/integration/layers.rs` checks that no file of `src/` calls
+    /// it.
+    #[doc(hidden)]
+    pub fn world_for_tests(&self) -> &World {
+        self.app.world()
+    }
+
+    /// [`Game::world_for_tests`], to change it.
+    #[doc(hidden)]
+    pub fn world_for_tests_mut(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
     /// A new game of `level` with dice seeded by `seed`, advanced to the first half-move.
     pub fn new(level: &Level, seed: u64) -> Game {
         let mut app = App::new();

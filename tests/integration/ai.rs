@@ -109,10 +109,10 @@ fn i4_no_peeking_at_hidden_state() {
     let mut a = Game::new(&level, 5);
     let mut b = Game::new(&level, 5);
     // The dice to come differ completely.
-    b.app.world_mut().insert_resource(Dice::new(999_999));
+    b.world_for_tests_mut().insert_resource(Dice::new(999_999));
     assert_eq!(
-        View::build(a.app.world_mut()),
-        View::build(b.app.world_mut())
+        View::build(a.world_for_tests_mut()),
+        View::build(b.world_for_tests_mut())
     );
     // The first decision of a turn is its roll: the same order in both.
     let side = warhorse::ai::side_to_act(&mut a).expect("a side moves");

@@ -229,7 +229,7 @@ fn c6_a_multi_target_charge_breaking_the_spacing_is_refused() {
 #[test]
 fn c7_the_target_list_names_the_rule() {
     let mut g = game("tests/fixtures/charge_spacing.ron", 1);
-    let world = g.app.world_mut();
+    let world = g.world_for_tests_mut();
     let list = warhorse::sim::charge::charge_targets(world, "knight");
     let get = |id: &str| list.iter().find(|(t, _)| t == id).map(|x| x.1.clone());
     assert_eq!(get("f1"), Some(Ok(())));

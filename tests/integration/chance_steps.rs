@@ -320,7 +320,10 @@ fn play(seed: u64, unit: &str, order: &Order) -> (bool, [i32; 2], String, String
     g.order(order)
         .expect("a move through a roll is accepted either way");
     assert!(!g.can_undo(), "undo stops at the die the move rolled");
-    let log = &g.app.world().resource::<warhorse::sim::log::GameLog>().0;
+    let log = &g
+        .world_for_tests()
+        .resource::<warhorse::sim::log::GameLog>()
+        .0;
     let rolls: Vec<_> = log.iter().filter(|l| l.roll.is_some()).collect();
     let text: String = rolls.iter().map(|l| l.to_string()).collect();
     let passed = match rolls.as_slice() {
@@ -373,7 +376,7 @@ fn d17_move_order_both_outcomes_with_fixed_seeds() {
     assert_eq!(cell_f, [4, 3], "stops before the gap");
     // The costs are the reach's: success and failure.
     let mut g = Game::new(&level(), 1);
-    let world = g.app.world_mut();
+    let world = g.world_for_tests_mut();
     let e = warhorse::sim::world::find_figure(world, "warrior").unwrap();
     let (setup, reach) = warhorse::sim::motion::reach_of(world, e);
     let end = reach.end(Cell::new(6, 3), Dir(1)).expect("beyond the gap");
@@ -412,7 +415,10 @@ fn a_move_order_rolls_at_most_once() {
     let why = r.expect_err("two rolls in one order").to_string();
     assert!(why.contains("one roll per move order"), "{why}");
     // Refused before any die: nothing rolled, nothing recorded.
-    let log = &g.app.world().resource::<warhorse::sim::log::GameLog>().0;
+    let log = &g
+        .world_for_tests()
+        .resource::<warhorse::sim::log::GameLog>()
+        .0;
     assert!(log.iter().all(|l| l.roll.is_none()));
     assert!(g.record().orders.is_empty());
 }

@@ -33,7 +33,7 @@ fn shoot(unit: &str, target: &str) -> Order {
 }
 
 fn step(g: &Game) -> Option<fire::FireStep> {
-    fire::current_step(g.app.world())
+    fire::current_step(g.world_for_tests())
 }
 
 fn log_text(g: &mut Game) -> Vec<String> {
@@ -135,9 +135,9 @@ fn levels_without_shooters_pass_the_fire_phase() {
 #[test]
 fn d5_bow_shots_split_one_in_each_half() {
     let mut g = game("tests/fixtures/fire.ron", 1);
-    assert_eq!(fire::shots_left(g.app.world_mut(), "ra"), Some(1));
+    assert_eq!(fire::shots_left(g.world_for_tests_mut(), "ra"), Some(1));
     g.order(&shoot("ra", "bf")).unwrap();
-    assert_eq!(fire::shots_left(g.app.world_mut(), "ra"), Some(0));
+    assert_eq!(fire::shots_left(g.world_for_tests_mut(), "ra"), Some(0));
     let why = refused(&mut g, &shoot("ra", "bf"));
     assert!(why.starts_with("D3/D5"), "{why}");
     // The second half: the rest of the turn's shots (2 − 1 = 1).
@@ -147,7 +147,7 @@ fn d5_bow_shots_split_one_in_each_half() {
     };
     assert!(side.is_some());
     run_to(&mut g, Phase::FireSecond, SubStep::Fire, 0);
-    assert_eq!(fire::shots_left(g.app.world_mut(), "ra"), Some(1));
+    assert_eq!(fire::shots_left(g.world_for_tests_mut(), "ra"), Some(1));
     g.order(&shoot("ra", "bf")).unwrap();
     assert!(refused(&mut g, &shoot("ra", "bf")).starts_with("D3/D5"));
 }
@@ -196,7 +196,7 @@ fn d4_firing_first_halves_the_move_on_foot_not_mounted() {
 fn d4_a_crossbow_that_shot_reloads_and_does_not_move() {
     let mut g = game("tests/fixtures/fire.ron", 1);
     {
-        let w = g.app.world_mut();
+        let w = g.world_for_tests_mut();
         let mut q = w.query::<(&FigureId, &mut Weapon)>();
         for (id, mut wp) in q.iter_mut(w) {
             if id.0 == "ra" {
@@ -229,7 +229,7 @@ fn k3_moving_cavalry_arc_and_k4_horse_or_rider() {
     let mut g = game("tests/fixtures/fire.ron", 1);
     let why = refused(&mut g, &shoot("rha", "bl"));
     assert!(why.starts_with("K3"), "{why}");
-    let odds = fire::fire_odds(g.app.world_mut(), "rha", "bk").unwrap();
+    let odds = fire::fire_odds(g.world_for_tests_mut(), "rha", "bk").unwrap();
     assert_eq!(
         odds.band,
         Some(1),
@@ -275,7 +275,12 @@ fn d5_a_mage_who_cast_may_not_cast_again() {
         target: Some("dwarf".into()),
     };
     assert_eq!(
-        fire::cast_odds(g.app.world_mut(), "mage_r", "quick_step", Some("dwarf")),
+        fire::cast_odds(
+            g.world_for_tests_mut(),
+            "mage_r",
+            "quick_step",
+            Some("dwarf")
+        ),
         Ok(90)
     );
     g.order(&cast).unwrap();
@@ -290,7 +295,12 @@ fn d5_a_mage_who_cast_may_not_cast_again() {
     assert_eq!((s.kind, s.side), (SubStep::Cast, 1));
     let why = refused(&mut g, &cast);
     assert!(why.starts_with("D5"), "{why}");
-    let preview = fire::cast_odds(g.app.world_mut(), "mage_r", "quick_step", Some("dwarf"));
+    let preview = fire::cast_odds(
+        g.world_for_tests_mut(),
+        "mage_r",
+        "quick_step",
+        Some("dwarf"),
+    );
     assert!(preview.unwrap_err().0.starts_with("D5"));
     g.order(&Order::EndSide).unwrap();
     let log = log_text(&mut g);
@@ -323,7 +333,7 @@ fn a11_a14_asl_fire_at_cavalry_and_a13_bail_out() {
         if s.side != 0 || s.kind != SubStep::Fire {
             continue;
         }
-        let odds = fire::fire_odds(g.app.world_mut(), "sq", "cav").unwrap();
+        let odds = fire::fire_odds(g.world_for_tests_mut(), "sq", "cav").unwrap();
         assert!(odds.asl);
         assert!(odds.parts.iter().any(|p| p.0 == "against cavalry (A12)"));
         assert!(odds.horse_chance.is_some(), "A14");
@@ -352,9 +362,9 @@ fn a11_a14_asl_fire_at_cavalry_and_a13_bail_out() {
 fn a11_mounted_fire_halved_in_play() {
     let mut g = game("tests/fixtures/fire_asl.ron", 1);
     run_to(&mut g, Phase::FireFirst, SubStep::Fire, 1);
-    let odds = fire::fire_odds(g.app.world_mut(), "cav", "sq").unwrap();
+    let odds = fire::fire_odds(g.world_for_tests_mut(), "cav", "sq").unwrap();
     assert!(odds.parts.iter().any(|p| p.0.contains("(A11)")), "{odds:?}");
-    let foot = fire::fire_odds(g.app.world_mut(), "sq2", "sq").unwrap_err();
+    let foot = fire::fire_odds(g.world_for_tests_mut(), "sq2", "sq").unwrap_err();
     assert!(foot.0.contains("Germans's turn"), "{foot}");
 }
 

@@ -149,10 +149,10 @@ fn the_game_waits_for_face_down_cards_and_says_who_must_choose() {
     let mut h = Game::new(&level, 3);
     assert!(h.order(&play).unwrap_err().0.starts_with("D6/D7"));
     // Every hand card carries its cost and its verdict.
-    let hand = warhorse::sim::melee::hand(g.app.world_mut(), "red_foot");
+    let hand = warhorse::sim::melee::hand(g.world_for_tests_mut(), "red_foot");
     assert!(hand.iter().any(|c| c.verdict.is_ok()));
     let odds = warhorse::sim::melee::odds(
-        g.app.world_mut(),
+        g.world_for_tests_mut(),
         "red_foot",
         "blue_foot_2",
         &MeleeCard::DeliverBlow {
@@ -329,11 +329,10 @@ fn d6_contact_made_in_the_first_half_move_keeps_the_first_initiatives_attacker()
         }
         assert_eq!(g.phase(), Phase::Tac);
         let second = g
-            .app
-            .world()
+            .world_for_tests()
             .resource::<warhorse::sim::phase::TurnState>()
             .initiative;
-        let world = g.app.world();
+        let world = g.world_for_tests();
         let fight = world
             .resource::<MeleeState>()
             .fight
@@ -387,9 +386,8 @@ fn with_ulf_berserk(text: &str) -> Game {
     use warhorse::sim::components::CombatStatus;
     let level = warhorse::level::load_level_str(text, "berserk.ron", None).expect("level");
     let mut g = Game::new(&level, 7);
-    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
-    g.app
-        .world_mut()
+    let ulf = warhorse::sim::world::find_figure(g.world_for_tests_mut(), "ulf").unwrap();
+    g.world_for_tests_mut()
         .get_mut::<CombatStatus>(ulf)
         .unwrap()
         .0
@@ -404,7 +402,7 @@ fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
     use warhorse::sim::components::CombatStatus;
     let mut g = with_ulf_berserk(BERSERK_LEVEL);
     assert_eq!(g.phase(), Phase::FirstHalfMove);
-    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
+    let ulf = warhorse::sim::world::find_figure(g.world_for_tests_mut(), "ulf").unwrap();
     let pick = Order::Activity {
         unit: "ulf".into(),
         activity: warhorse::rules::ruleset::Activity::PickUpComrade,
@@ -423,7 +421,12 @@ fn a_friend_tries_to_calm_a_berserk_and_a_berserk_carries_nothing() {
         last.to_string()
     );
     let roll = last.roll.expect("the d100 is logged").value;
-    let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();
+    let state = g
+        .world_for_tests()
+        .get::<CombatStatus>(ulf)
+        .unwrap()
+        .0
+        .clone();
     // Ulf's IQ 8 and Wisdom 7: he turns on his friend on 35 or less.
     assert_eq!(state.turned_on.contains(&"friend".to_string()), roll <= 35);
     assert_eq!(state.berserk, roll <= 35);
@@ -458,7 +461,7 @@ fn a_berserks_lady_named_in_the_level_calms_him_at_20_less() {
     );
     assert!(text.contains("beloved"));
     let mut g = with_ulf_berserk(&text);
-    let ulf = warhorse::sim::world::find_figure(g.app.world_mut(), "ulf").unwrap();
+    let ulf = warhorse::sim::world::find_figure(g.world_for_tests_mut(), "ulf").unwrap();
     let calm = Order::CalmBerserk {
         unit: "friend".into(),
         berserk: "ulf".into(),
@@ -472,7 +475,12 @@ fn a_berserks_lady_named_in_the_level_calms_him_at_20_less() {
     );
     let roll = last.roll.expect("the d100 is logged").value;
     // Ulf's IQ 8 and Wisdom 7: 50 − 20 − 15, he turns on his Lady on 15 or less.
-    let state = g.app.world().get::<CombatStatus>(ulf).unwrap().0.clone();
+    let state = g
+        .world_for_tests()
+        .get::<CombatStatus>(ulf)
+        .unwrap()
+        .0
+        .clone();
     assert_eq!(state.turned_on.contains(&"friend".to_string()), roll <= 15);
     // An unknown figure, or one of the other side, is a loader error at the field.
     for (name, why) in [("nobody", "unknown figure"), ("foe", "of its own side")] {

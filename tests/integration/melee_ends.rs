@@ -91,7 +91,7 @@ fn answer(game: &mut Game, unit: &str, how: Player, rng: &mut ChaCha8Rng) -> Ord
         return Order::PassMelee { side };
     }
     if let Player::Random = how {
-        let hand = warhorse::sim::melee::hand(game.app.world_mut(), unit);
+        let hand = warhorse::sim::melee::hand(game.world_for_tests_mut(), unit);
         let playable: Vec<&Card> = hand
             .iter()
             .filter(|c| c.verdict.is_ok())

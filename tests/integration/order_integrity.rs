@@ -89,7 +89,7 @@ fn random_order(rng: &mut ChaCha8Rng, game: &mut Game, groups: &[String]) -> Ord
         },
         5 => Order::EndSide,
         6 => {
-            let hand = warhorse::sim::melee::hand(game.app.world_mut(), &unit);
+            let hand = warhorse::sim::melee::hand(game.world_for_tests_mut(), &unit);
             let mut melee = Vec::new();
             let mut tac = None;
             for c in hand.iter().filter(|_| rng.random_bool(0.15)) {

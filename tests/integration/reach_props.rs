@@ -448,7 +448,7 @@ fn reach_paths_are_accepted_as_orders() {
                     continue;
                 };
                 let before = allowance_left(&mut g, &id);
-                let world = g.app.world_mut();
+                let world = g.world_for_tests_mut();
                 let e = warhorse::sim::world::find_figure(world, &id).expect("figure exists");
                 let (setup, reach) = warhorse::sim::motion::reach_of(world, e);
                 if setup.blocked.is_some() {

@@ -90,7 +90,7 @@ fn d4_a_crossbow_that_shot_is_refused_a_move_under_d4() {
     use warhorse::sim::components::{FigureId, Weapon};
     let mut g = game("tests/fixtures/fire.ron", 1);
     {
-        let w = g.app.world_mut();
+        let w = g.world_for_tests_mut();
         let mut q = w.query::<(&FigureId, &mut Weapon)>();
         for (id, mut wp) in q.iter_mut(w) {
             if id.0 == "ra" {

@@ -66,7 +66,7 @@ fn rolled(level: &Level, seed: u64) -> (Game, Option<Conduct>) {
     let mut g = red_to_move(level, seed);
     g.order(&Order::ActionRoll { unit: "r".into() })
         .expect("r rolls on the actions table");
-    let c = conduct_now(g.app.world(), "r");
+    let c = conduct_now(g.world_for_tests(), "r");
     (g, c)
 }
 
@@ -156,7 +156,7 @@ fn a_figure_leaving_the_map_releases_its_holds() {
     let level =
         level(r#", objectives: [(side: "Red", goal: Exit(figures: ["r"], edge: E), points: 5)]"#);
     let mut g = red_to_move(&level, 1);
-    let world = g.app.world_mut();
+    let world = g.world_for_tests_mut();
     let (r, a) = (
         warhorse::sim::world::find_figure(world, "r").expect("r"),
         warhorse::sim::world::find_figure(world, "a").expect("a"),
@@ -171,7 +171,7 @@ fn a_figure_leaving_the_map_releases_its_holds() {
     }));
     g.order(&step_to_the_edge()).expect("one step east");
     assert!(!g.snapshot().figures.iter().any(|f| f.id == "r"), "r left");
-    let world = g.app.world_mut();
+    let world = g.world_for_tests_mut();
     let a = warhorse::sim::world::find_figure(world, "a").expect("a");
     let held = world.get::<CombatStatus>(a).expect("a's state");
     assert!(held.0.restrained_by.is_empty(), "{:?}", held.0);
@@ -198,7 +198,7 @@ fn an_exit_figure_leaves_by_its_edge_and_is_not_lost() {
     // Not a win objective: the battle goes on (Red got away, so it is not eliminated), and
     // Blue scores nothing for a figure that got away.
     assert!(g.outcome().is_none());
-    let t = warhorse::sim::victory::tallies(g.app.world_mut());
+    let t = warhorse::sim::victory::tallies(g.world_for_tests_mut());
     assert_eq!((t[0].figures_lost, t[0].figures_exited), (0, 1));
     assert_eq!((t[0].points, t[1].points), (5, 0));
 }

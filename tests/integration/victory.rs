@@ -186,7 +186,7 @@ fn luck_counts_every_roll_to_hit_against_its_chance() {
     for o in &orders {
         g.order(o).expect("accepted");
     }
-    let t = warhorse::sim::victory::tallies(g.app.world_mut());
+    let t = warhorse::sim::victory::tallies(g.world_for_tests_mut());
     let log = g.snapshot().log;
     // Every blow's line says "needs N or less (…); rolls V: a hit." and carries its chance.
     let aimed: Vec<_> = log

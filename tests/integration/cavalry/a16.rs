@@ -198,7 +198,7 @@ fn a16_no_fire_in_the_fire_phase_after_the_charge() {
         let Some(mut g) = charged(seed) else { continue };
         seen += 1;
         // The flag the fire phase reads (`AslCavalry::charged`) is set by the Charge.
-        let world = g.app.world_mut();
+        let world = g.world_for_tests_mut();
         let e = warhorse::sim::world::find_figure(world, "cav").unwrap();
         let c = world
             .get::<warhorse::sim::components::AslCavalry>(e)
@@ -230,7 +230,7 @@ fn a16_no_fire_in_the_fire_phase_after_the_charge() {
                     || l.contains("Nobody can cast a spell or shoot")),
             "seed {seed}: {log:#?}"
         );
-        let world = g.app.world_mut();
+        let world = g.world_for_tests_mut();
         let e = warhorse::sim::world::find_figure(world, "cav").unwrap();
         let c = world
             .get::<warhorse::sim::components::AslCavalry>(e)

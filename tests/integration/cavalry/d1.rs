@@ -49,7 +49,7 @@ fn d1_option_the_quicker_side_wins_without_a_roll() {
         .dexterity = 15;
     let text = std::fs::read_to_string(LEVEL).unwrap();
     let mut g = Game::new(&load_level_str_with(&text, LEVEL, rules).unwrap(), 3);
-    let world = g.app.world_mut();
+    let world = g.world_for_tests_mut();
     let turn = world.resource::<warhorse::sim::phase::TurnState>();
     assert_eq!(turn.initiative, Some(0));
     assert_eq!(turn.move_order.first(), Some(&0));

@@ -492,8 +492,7 @@ fn closing_move(
     let a = active.as_deref_mut()?;
     let board = a
         .game
-        .app
-        .world()
+        .world_for_tests()
         .resource::<warhorse::sim::world::Map>()
         .0
         .clone();

@@ -199,11 +199,19 @@ fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
             overlays.dialog = None;
             reveals += 1;
         }
-        if game(&mut app).app.world().resource::<TurnState>().turn >= 2 {
+        if game(&mut app)
+            .world_for_tests()
+            .resource::<TurnState>()
+            .turn
+            >= 2
+        {
             break;
         }
     }
-    let turn = game(&mut app).app.world().resource::<TurnState>().turn;
+    let turn = game(&mut app)
+        .world_for_tests()
+        .resource::<TurnState>()
+        .turn;
     assert!(
         turn >= 2,
         "the computer played turn 1 through (turn {turn})"

@@ -131,8 +131,7 @@ fn handover_appears_exactly_when_a_secret_choice_passes_between_two_humans() {
     let (mut app, fake, _) = app("handover");
     // Open half-moves: the side to move changes without a screen.
     let first = game(&mut app)
-        .app
-        .world()
+        .world_for_tests()
         .resource::<TurnState>()
         .side_to_move();
     assert_eq!(first, Some(0), "Blue is surprised, Red moves first");
@@ -140,8 +139,7 @@ fn handover_appears_exactly_when_a_secret_choice_passes_between_two_humans() {
     order(&mut app, Order::EndSide);
     assert_eq!(handover(&app), None, "moves are not secret");
     let mover = game(&mut app)
-        .app
-        .world()
+        .world_for_tests()
         .resource::<TurnState>()
         .side_to_move();
     let mover = mover.expect("a side moves");
@@ -298,7 +296,8 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
             continue;
         };
         let Some(target) = m.target() else { continue };
-        let odds = warhorse::sim::melee::odds(game(&mut app).app.world_mut(), mine, target, m, &[]);
+        let odds =
+            warhorse::sim::melee::odds(game(&mut app).world_for_tests_mut(), mine, target, m, &[]);
         match (odds, &v.odds) {
             (Some(o), Some(text)) => {
                 previewed += 1;

@@ -37,7 +37,7 @@ fn overlay(app: &App) -> Option<ChargeOverlay> {
 }
 
 fn side_of(app: &mut App, id: &str) -> u8 {
-    let w = game(app).app.world_mut();
+    let w = game(app).world_for_tests_mut();
     let e = find_figure(w, id).expect("figure");
     w.get::<SideId>(e).expect("side").0
 }
@@ -57,7 +57,7 @@ fn charges_are_declared_in_the_overlay_secretly_with_a_handover_between_humans()
             "only its own chargers"
         );
         // Every enemy, judged by the charge rules themselves, with its line of sight.
-        let w = game(&mut app).app.world_mut();
+        let w = game(&mut app).world_for_tests_mut();
         let rules = charge_targets(w, &d.unit);
         let seen = visible(w, &d.unit);
         assert_eq!(d.targets.len(), rules.len());

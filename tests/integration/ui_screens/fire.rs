@@ -31,11 +31,11 @@ fn at_fire() -> App {
         ScreenAction::Start(Box::new(level), 5, vec![Control::Human; 2]),
     );
     for _ in 0..40 {
-        if current_step(game(&mut app).app.world()).is_some_and(|s| s.kind == SubStep::Fire) {
+        if current_step(game(&mut app).world_for_tests()).is_some_and(|s| s.kind == SubStep::Fire) {
             break;
         }
         let g = game(&mut app);
-        let waiting = awaiting_ids(g.app.world());
+        let waiting = awaiting_ids(g.world_for_tests());
         if waiting.is_empty() {
             g.order(&Order::EndSide)
                 .expect("ends the side's turn to act");
@@ -63,7 +63,7 @@ fn overlay(app: &App) -> FireOverlay {
 #[test]
 fn the_fire_overlay_shows_the_rules_odds_and_a_click_fires_at_once() {
     let mut app = at_fire();
-    let step = current_step(game(&mut app).app.world()).expect("a fire sub-step waits");
+    let step = current_step(game(&mut app).world_for_tests()).expect("a fire sub-step waits");
     let o = overlay(&app);
     assert_eq!((o.side, o.kind), (step.side, SubStep::Fire));
     // Not secret: no hand-over, and the panel's End button is live for the side firing.
@@ -75,7 +75,7 @@ fn the_fire_overlay_shows_the_rules_odds_and_a_click_fires_at_once() {
     assert!(!o.actors.is_empty(), "the side firing has a shooter");
     let mut fired = None;
     for a in &o.actors {
-        let w = game(&mut app).app.world_mut();
+        let w = game(&mut app).world_for_tests_mut();
         assert_eq!(a.shots_left, shots_left(w, &a.unit));
         assert!(!a.choices.is_empty(), "every enemy is listed");
         for c in &a.choices {
@@ -93,28 +93,32 @@ fn the_fire_overlay_shows_the_rules_odds_and_a_click_fires_at_once() {
         panic!("a shot: {order:?}")
     };
     let unit = unit.clone();
-    let before_shots = shots_left(game(&mut app).app.world_mut(), &unit).expect("a shooter");
-    let before_log = game(&mut app).app.world().resource::<GameLog>().0.len();
+    let before_shots = shots_left(game(&mut app).world_for_tests_mut(), &unit).expect("a shooter");
+    let before_log = game(&mut app)
+        .world_for_tests()
+        .resource::<GameLog>()
+        .0
+        .len();
     act(&mut app, ScreenAction::Fire(order));
     let g = game(&mut app);
-    let log = &g.app.world().resource::<GameLog>().0;
+    let log = &g.world_for_tests().resource::<GameLog>().0;
     assert!(log.len() > before_log, "the shot is logged");
     assert!(
         log[before_log..].iter().any(|l| l.roll.is_some()),
         "with its dice"
     );
-    let after = shots_left(g.app.world_mut(), &unit).expect("a shooter");
+    let after = shots_left(g.world_for_tests_mut(), &unit).expect("a shooter");
     assert_eq!(after + 1, before_shots, "one shot spent");
     // "Done" ends the side's turn to act: the sub-step moves on.
     act(&mut app, ScreenAction::Fire(Order::EndSide));
-    let now = current_step(game(&mut app).app.world());
+    let now = current_step(game(&mut app).world_for_tests());
     assert_ne!(now, Some(step), "the side's turn to act has ended");
 }
 
 #[test]
 fn the_panel_names_the_side_to_act_in_a_fire_phase() {
     let mut app = at_fire();
-    let step = current_step(game(&mut app).app.world()).expect("a fire sub-step waits");
+    let step = current_step(game(&mut app).world_for_tests()).expect("a fire sub-step waits");
     app.update();
     let view = app.world().resource::<GameView>().clone();
     assert_eq!(view.side_to_move, Some(step.side));

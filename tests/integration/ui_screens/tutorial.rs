@@ -66,7 +66,7 @@ fn until(app: &mut App, what: &str, want: impl Fn(&mut App) -> bool) {
             panic!("the game waits for nobody before {what}");
         };
         let o = if side == 0
-            && (g.phase().is_half_move() || warhorse::sim::fire::waiting(g.app.world()))
+            && (g.phase().is_half_move() || warhorse::sim::fire::waiting(g.world_for_tests()))
         {
             Order::EndSide
         } else {
@@ -81,7 +81,8 @@ fn until(app: &mut App, what: &str, want: impl Fn(&mut App) -> bool) {
 
 fn red_moves(app: &mut App) -> bool {
     let g = game(app);
-    g.phase().is_half_move() && g.app.world().resource::<TurnState>().side_to_move() == Some(0)
+    g.phase().is_half_move()
+        && g.world_for_tests().resource::<TurnState>().side_to_move() == Some(0)
 }
 
 #[test]
@@ -114,7 +115,7 @@ fn the_tutorial_walks_through_every_step_by_the_games_state() {
     // 2. D3: Robin shoots at a Blue footman in Red's fire sub-step.
     until(&mut app, "Red's fire", |app| {
         let g = game(app);
-        warhorse::sim::fire::current_step(g.app.world()).is_some_and(|s| s.side == 0)
+        warhorse::sim::fire::current_step(g.world_for_tests()).is_some_and(|s| s.side == 0)
     });
     assert_eq!(step(&app), Step::Fire);
     give(
@@ -181,8 +182,7 @@ fn the_tutorial_walks_through_every_step_by_the_games_state() {
 
     // 7. The log: a wrong side is refused, the side with the initiative moves on.
     let initiative = game(&mut app)
-        .app
-        .world()
+        .world_for_tests()
         .resource::<TurnState>()
         .initiative
         .expect("someone has the initiative");
