@@ -15,7 +15,7 @@ use super::dice::Dice;
 use super::groups::Groups;
 use super::log::{GameLog, Happening, LogEntry, Roll};
 use super::order::Refusal;
-use super::phase::{Phase, TurnState, log_line};
+use super::phase::{Phase, TurnState};
 use super::view::{FigView, View};
 use crate::rules::actions::{self as table, Band, Conduct, is_running};
 use crate::rules::gait::Gait;
@@ -108,7 +108,7 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
         Band::of(risk).label(),
         intent.conduct.text()
     );
-    log_line(
+    super::phase::log_happening(
         &mut world.resource_mut::<GameLog>(),
         &turn,
         phase,
@@ -119,6 +119,14 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
             by: unit.to_string(),
             chance: None,
         }),
+        Happening::ActionRolled {
+            unit: unit.to_string(),
+            side: group.side,
+            risk,
+            roll,
+            action,
+            intent,
+        },
     );
     let entry = RollEntry {
         turn: turn.turn,

@@ -97,9 +97,9 @@ pub(crate) fn roll_to_hit(by: &str, at: &str, chance: i32, roll: u32, shot: bool
 /// these variants; the line's words are how it prints.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Happening {
-    /// A line whose words say all that anything needs of it: a note of the rules, a gait or
-    /// an activity, a roll that is not to hit nor for the initiative (its die is in
-    /// [`LogEntry::roll`]).
+    /// A line whose words say all that anything needs of it: a note of the rules, a mount or
+    /// dismount, a charge's ride, a roll that is not to hit, for the initiative or on the
+    /// actions table (its die is in [`LogEntry::roll`]).
     #[default]
     Told,
     /// A roll to hit (D3, D7, C6): a shot in a fire phase, a blow in a melee round or in a
@@ -193,6 +193,45 @@ pub enum Happening {
     BattleOver {
         /// The winning side.
         winner: Option<u8>,
+    },
+    /// A unit's roll on the actions table (I1, I2): its risk factor, the d6 and what the
+    /// table tells it to do this turn.
+    ActionRolled {
+        /// The unit.
+        unit: String,
+        /// Its side.
+        side: u8,
+        /// Its risk factor, the terms summed.
+        risk: i32,
+        /// The d6.
+        roll: u32,
+        /// The table's cell.
+        action: crate::rules::actions::Action,
+        /// What the unit does this turn, read against last turn.
+        intent: crate::rules::actions::Intent,
+    },
+    /// A figure changed gait (H2, D5): its half-move's allowance is now the new gait's.
+    GaitChanged {
+        /// The figure (the rider, when mounted).
+        figure: String,
+        /// The new gait.
+        gait: crate::rules::gait::Gait,
+        /// The allowance of the half-move at that gait.
+        allowance: crate::rules::mp::Mp,
+    },
+    /// A figure paid for an activity from its move (D15, R2).
+    ActivityPaid {
+        /// The figure.
+        figure: String,
+        /// What it paid (or the rule that changed its move, when it fired first).
+        cost: crate::rules::mp::Mp,
+        /// The movement it has left this half-move.
+        left: crate::rules::mp::Mp,
+    },
+    /// The side moving ended its half-move (D4).
+    HalfMoveEnded {
+        /// The side; `None` when no side was moving.
+        side: Option<u8>,
     },
 }
 

@@ -25,6 +25,9 @@ struct Seen {
     charges_written: usize,
     objectives: usize,
     over: usize,
+    action_rolls: usize,
+    gaits: usize,
+    half_moves_ended: usize,
 }
 
 fn play(file: &str, seed: u64) -> Seen {
@@ -113,6 +116,56 @@ fn play(file: &str, seed: u64) -> Seen {
                     assert!(line.to_string().contains(&points.to_string()) || *points == 0);
                     seen.objectives += 1;
                 }
+                Happening::ActionRolled {
+                    unit,
+                    side,
+                    roll,
+                    intent,
+                    ..
+                } => {
+                    // I1, I2: the unit the order named rolled the line's d6 and was told
+                    // what the AI's explanation of it says.
+                    assert!(
+                        matches!(&order, Order::ActionRoll { unit: u } if u == unit),
+                        "{line}"
+                    );
+                    let r = line
+                        .roll
+                        .as_ref()
+                        .expect("an actions-table line has its die");
+                    assert_eq!((r.die.as_str(), r.value), ("d6", *roll), "{line}");
+                    assert!(*side < sides, "{line}");
+                    let why = warhorse::ai::explain(&game, unit).expect("an explanation");
+                    assert_eq!((why.roll, why.turn), (*roll, line.turn), "{line}");
+                    assert!(line.to_string().contains(&intent.conduct.text()), "{line}");
+                    seen.action_rolls += 1;
+                }
+                Happening::GaitChanged {
+                    figure,
+                    gait,
+                    allowance,
+                } => {
+                    // H2, D5: the gait ordered, and a fresh half-move's allowance at it.
+                    assert!(
+                        matches!(&order, Order::SetGait { unit, gait: g } if unit == figure && g == gait),
+                        "{line}"
+                    );
+                    // A rider's gait and allowance are its mount's.
+                    let rider = figures
+                        .iter()
+                        .find(|f| &f.id == figure)
+                        .expect("the figure");
+                    let horse = rider.mounted_on.as_ref().map_or(figure, |m| m);
+                    let f = figures.iter().find(|f| &f.id == horse).expect("its mount");
+                    assert_eq!(f.gait, gait.to_string(), "{line}");
+                    assert_eq!(f.allowance, allowance.to_string(), "{line}");
+                    seen.gaits += 1;
+                }
+                Happening::HalfMoveEnded { side } => {
+                    assert_eq!(order, Order::EndSide, "{line}");
+                    assert!(side.is_some_and(|s| s < sides), "{line}");
+                    seen.half_moves_ended += 1;
+                }
                 Happening::BattleOver { winner } => {
                     let out = game.outcome().expect("the battle is over");
                     assert_eq!(*winner, out.winner, "{line}");
@@ -143,7 +196,14 @@ fn every_happening_agrees_with_the_game_it_reports() {
         all.charges_revealed += s.charges_revealed;
         all.charges_written += s.charges_written;
         all.objectives += s.objectives;
+        all.action_rolls += s.action_rolls;
+        all.gaits += s.gaits;
+        assert!(
+            s.half_moves_ended >= s.turns,
+            "{file}: D4 twice a turn: {s:?}"
+        );
     }
+    assert!(all.action_rolls > 0 && all.gaits > 0, "{all:?}");
     // Each kind was met at least once over the three games.
     assert!(all.initiative_rolls > 0, "{all:?}");
     assert!(

@@ -62,10 +62,15 @@ pub(crate) fn activity_order(
     am.left -= cost;
     am.used_any = true;
     let left = am.left;
-    log_in(
+    crate::sim::phase::log_what(
         world,
         phase,
         format!("{id}: {act:?} costs {cost} of its move (D15/R2); {left} left."),
+        crate::sim::log::Happening::ActivityPaid {
+            figure: id.to_string(),
+            cost,
+            left,
+        },
     );
     Ok(())
 }
@@ -82,7 +87,12 @@ pub(crate) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
         }
     });
     let name = side.map_or("nobody".into(), |s| side_name(world, s));
-    log_in(world, phase, format!("{name} ends its half-move."));
+    crate::sim::phase::log_what(
+        world,
+        phase,
+        format!("{name} ends its half-move."),
+        crate::sim::log::Happening::HalfMoveEnded { side },
+    );
     let mut turn = world.resource_mut::<TurnState>();
     turn.active += 1;
     if turn.active >= turn.move_order.len() {

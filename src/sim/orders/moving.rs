@@ -365,10 +365,15 @@ pub(crate) fn apply_gait(world: &mut World, id: &str, plan: GaitPlan, phase: Pha
                 left: total,
                 used_any: false,
             };
-            log_in(
+            log_what(
                 world,
                 phase,
                 format!("{id} changes gait to {gait}: {total} to move this half-move (H2, D5)."),
+                Happening::GaitChanged {
+                    figure: id.to_string(),
+                    gait,
+                    allowance: total,
+                },
             );
         }
         GaitPlan::AslGallop { mount, bonus } => {
