@@ -253,7 +253,7 @@ fn open_window(level: Option<PathBuf>) -> i32 {
     };
     match crate::level::load_level_file(&level) {
         Ok(l) => {
-            if crate::ui::run_window(l, None) == bevy::app::AppExit::Success {
+            if crate::ui::run_window(l) == bevy::app::AppExit::Success {
                 0
             } else {
                 1

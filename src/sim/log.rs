@@ -223,7 +223,7 @@ pub enum Happening {
     ActivityPaid {
         /// The figure.
         figure: String,
-        /// What it paid (or the rule that changed its move, when it fired first).
+        /// What it paid.
         cost: crate::rules::mp::Mp,
         /// The movement it has left this half-move.
         left: crate::rules::mp::Mp,

@@ -126,11 +126,10 @@ pub fn window_app_for(game: crate::sim::Game, level: Level) -> App {
     app
 }
 
-/// Opens the game window playing a new game of `level` (dice seeded by `seed`, or by the
-/// clock) and runs until it is closed; the exit status tells the binary whether the app
-/// stopped on an error.
-pub fn run_window(level: Level, seed: Option<u64>) -> AppExit {
-    let seed = seed.unwrap_or_else(screens::seed_from_time);
+/// Opens the game window playing a new game of `level` (dice seeded by the clock) and runs
+/// until it is closed; the exit status tells the binary whether the app stopped on an error.
+pub fn run_window(level: Level) -> AppExit {
+    let seed = screens::seed_from_time();
     window_app_for(crate::sim::Game::new(&level, seed), level).run()
 }
 

@@ -27,6 +27,7 @@ struct Seen {
     over: usize,
     action_rolls: usize,
     gaits: usize,
+    activities: usize,
     half_moves_ended: usize,
 }
 
@@ -161,6 +162,20 @@ fn play(file: &str, seed: u64) -> Seen {
                     assert_eq!(f.allowance, allowance.to_string(), "{line}");
                     seen.gaits += 1;
                 }
+                Happening::ActivityPaid { figure, cost, left } => {
+                    // D15, R2: the figure ordered paid it from its own move.
+                    assert!(
+                        matches!(&order, Order::Activity { unit, .. } if unit == figure),
+                        "{line}"
+                    );
+                    let f = figures
+                        .iter()
+                        .find(|f| &f.id == figure)
+                        .expect("the figure");
+                    assert_eq!(f.allowance_left, left.to_string(), "{line}");
+                    assert!(line.to_string().contains(&cost.to_string()), "{line}");
+                    seen.activities += 1;
+                }
                 Happening::HalfMoveEnded { side } => {
                     assert_eq!(order, Order::EndSide, "{line}");
                     assert!(side.is_some_and(|s| s < sides), "{line}");
@@ -200,10 +215,14 @@ fn every_happening_agrees_with_the_game_it_reports() {
         all.gaits += s.gaits;
         assert!(
             s.half_moves_ended >= s.turns,
-            "{file}: D4 twice a turn: {s:?}"
+            "{file}: a half-move ended every turn: {s:?}"
         );
+        all.activities += s.activities;
     }
-    assert!(all.action_rolls > 0 && all.gaits > 0, "{all:?}");
+    assert!(
+        all.action_rolls > 0 && all.gaits > 0 && all.activities > 0,
+        "{all:?}"
+    );
     // Each kind was met at least once over the three games.
     assert!(all.initiative_rolls > 0, "{all:?}");
     assert!(

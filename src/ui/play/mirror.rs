@@ -1,7 +1,7 @@
 //! Copying figures from the game's public rows ([`Game::figure_rows`]) onto the window's
-//! mirror entities (see [`crate::ui::bridge`]). A component is written only when its value differs, so change
-//! detection — and with it the counters' refresh — fires for what actually changed.
-
+//! mirror entities (see [`crate::ui::bridge`]). A component is written only when its value
+//! differs, so change detection — and with it the counters' refresh — fires for what
+//! actually changed.
 //!
 //! [`Game::figure_rows`]: crate::sim::Game::figure_rows
 

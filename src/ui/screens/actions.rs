@@ -1,7 +1,8 @@
 //! What the screens do to the game: start, save, load, quit, accept a hand-over, play cards.
 //! The egui code only queues a [`ScreenAction`]; [`apply_action`] carries it out on the world,
-//! so every button has a headless test. [`watch_game`] reads the game each frame for the
-//! autosave, the hand-over screen and the card overlay.
+//! so every button has a headless test; each action is handed to the screen it belongs to.
+//! [`watch_game`] reads the game each frame for the autosave, who acts and the hand-over
+//! screen; the overlays read their own data after it.
 
 use super::cards::{CardOverlay, CardPick, Cards, GuessDir, GuessDue};
 use super::handover::{ControlPoint, Handover};
@@ -104,8 +105,8 @@ impl Overlays {
     }
 }
 
-/// What the screens draw about the game, read by [`watch_game`] so the egui code never
-/// touches the game itself. (The bridge's `GameView` is the in-game panels' equivalent.)
+/// What the screens draw about the game, read by [`watch_game`] (and its card overlay by
+/// `cards::read_overlay`) so the egui code never touches the game itself. (The bridge's `GameView` is the in-game panels' equivalent.)
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScreenView {
     /// A game is on screen.

@@ -198,9 +198,13 @@ pub fn draw_battle(
     if handover.screen_up() || view.key.is_none() {
         return Ok(());
     }
+    // Enter is the briefing's only while nothing covers it (a dialog, the menu): the covers
+    // are read before anything below changes them.
+    let briefing_on_top = super::cover::covering(Some(&handover), Some(&overlays), Some(&screens))
+        == Some(super::cover::Cover::Briefing);
     objectives_panel(ctx, &view, &mut screens);
     if let Some(side) = screens.briefing {
-        if briefing(ctx, &view, side) || keys.just_pressed(KeyCode::Enter) {
+        if briefing(ctx, &view, side) || (briefing_on_top && keys.just_pressed(KeyCode::Enter)) {
             screens.briefed.push(side);
             screens.briefing = None;
         }
@@ -305,8 +309,6 @@ fn briefing(ctx: &egui::Context, view: &BattleView, side: u8) -> bool {
     let mut go = false;
     egui::Window::new(format!("Briefing: {}", side_name(view, side)))
         .id(egui::Id::new("briefing"))
-        // Modal: above the overlays that open in the same frame (charge orders, fire).
-        .order(egui::Order::Foreground)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)
@@ -363,7 +365,6 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
     let mut choice = None;
     egui::Window::new("The battle is over")
         .id(egui::Id::new("end-screen"))
-        .order(egui::Order::Foreground)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(false)

@@ -70,7 +70,7 @@ pub struct ChargeOverlay {
     pub answer: Vec<Answerer>,
 }
 
-/// What the screens show of the charge phase, read by `watch_game`.
+/// What the screens show of the charge phase, read by [`read_overlay`].
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChargeView {
     /// The overlay for the side at the computer, when it has something to write.

@@ -60,7 +60,7 @@ pub struct FireOverlay {
     pub actors: Vec<Actor>,
 }
 
-/// What the screens show of the fire phase, read by `watch_game`.
+/// What the screens show of the fire phase, read by [`read_overlay`].
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FireView {
     /// The overlay for the side at the computer, when it is acting.

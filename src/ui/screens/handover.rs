@@ -112,7 +112,7 @@ fn forget_handover(_: On<super::actions::GameOnScreen>, mut handover: ResMut<Han
     *handover = Handover::default();
 }
 
-/// Adds the hand-over tracker (its screen is drawn with the menu's overlays, over all).
+/// Adds the hand-over tracker (its screen is drawn by `menu::draw_playing`, alone while up).
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Handover>()
         .add_observer(forget_handover);

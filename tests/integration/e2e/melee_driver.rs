@@ -31,13 +31,13 @@ use warhorse::ui::screens::cards::{CardKind, Picks};
 use warhorse::ui::screens::charges::ChargeView;
 use warhorse::ui::screens::handover::Handover;
 
-/// Adds the melee self-test driver; `out` is where screenshots go.
-pub struct MeleeSelfTest {
+/// Adds the melee driver; `out` is where screenshots go.
+pub struct MeleeDriver {
     /// Output folder.
     pub out: PathBuf,
 }
 
-impl Plugin for MeleeSelfTest {
+impl Plugin for MeleeDriver {
     fn build(&self, app: &mut App) {
         app.insert_resource(WinitSettings {
             focused_mode: UpdateMode::Continuous,

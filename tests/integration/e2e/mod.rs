@@ -1,7 +1,7 @@
 //! End to end: the game's real window in a virtual X display (Xvfb, software Vulkan via
 //! mesa's lavapipe), driven by synthetic window input. The drivers live here, in the tests,
-//! not in the game: [`move_driver`] loads a level, clicks a figure of the side to move and
-//! then the farthest cell it can reach, checks in the game that the figure moved along the
+//! not in the game: on the level [`window`] opens, [`move_driver`] clicks a figure of the side
+//! to move and then the farthest cell it can reach, checks in the game that the figure moved along the
 //! previewed path, and saves screenshots; [`melee_driver`] plays a hot-seat game into a melee
 //! and through every card round (issue 11).
 //!
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 /// Generous: a debug build renders in software.
 const TIMEOUT: Duration = Duration::from_secs(420);
-/// The melee self-test plays turns of half-moves and every card round of a melee.
+/// The melee driver plays turns of half-moves and every card round of a melee.
 const MELEE_TIMEOUT: Duration = Duration::from_secs(600);
 
 fn on_path(program: &str) -> bool {
@@ -127,8 +127,8 @@ fn window() {
     let mut app = warhorse::ui::window_app_on(level.clone(), true);
     warhorse::ui::bridge::install_game(app.world_mut(), game, level);
     match kind.as_str() {
-        "move" => app.add_plugins(move_driver::AutotestPlugin { out }),
-        "melee" => app.add_plugins(melee_driver::MeleeSelfTest { out }),
+        "move" => app.add_plugins(move_driver::MoveDriver { out }),
+        "melee" => app.add_plugins(melee_driver::MeleeDriver { out }),
         other => panic!("WARHORSE_E2E={other}: neither move nor melee"),
     };
     assert_eq!(app.run(), bevy::app::AppExit::Success, "the driver failed");

@@ -25,13 +25,13 @@ use warhorse::ui::play::Selection;
 use warhorse::ui::play::panels::UiRects;
 use warhorse::ui::play::reach_view::{CurrentPreview, reach_view_of};
 
-/// Adds the self-test driver; `out` is where screenshots go.
-pub struct AutotestPlugin {
+/// Adds the move driver; `out` is where screenshots go.
+pub struct MoveDriver {
     /// Output folder.
     pub out: PathBuf,
 }
 
-impl Plugin for AutotestPlugin {
+impl Plugin for MoveDriver {
     fn build(&self, app: &mut App) {
         if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
             app.add_plugins(FrameTimeDiagnosticsPlugin::default());
@@ -399,7 +399,7 @@ fn check_moved(active: &mut Option<NonSendMut<ActiveGame>>, d: &Driver) -> Optio
 
 /// Asks for a screenshot of the window saved as `out/name` (any older file of that name is
 /// removed first, so its appearance says the new one is written); the path. Shared by the
-/// window self-tests.
+/// two drivers.
 pub(crate) fn shoot(commands: &mut Commands, out: &std::path::Path, name: &str) -> PathBuf {
     let _ = std::fs::create_dir_all(out);
     let path = out.join(name);
