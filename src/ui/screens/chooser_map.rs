@@ -6,8 +6,8 @@
 //! side it switches to that figure. The picks are the same [`CardPick`](super::cards::CardPick)s
 //! the card table makes, so a map click gives exactly the order a click on the card gives.
 
+use super::ScreenView;
 use super::cards::{CardOverlay, CardView, Picks, needs_target, shown_cards, toggle};
-use super::{Handover, ScreenView};
 use crate::rules::grid::{Cell, Dir, GridKind};
 use crate::sim::components::{FigureId, Position};
 use crate::ui::MapLayout;
@@ -127,11 +127,12 @@ const WAY: Color = Color::srgb(0.95, 0.95, 0.95);
 const TURN: Color = Color::srgb(0.45, 0.85, 1.0);
 
 /// Rings the deciding figure and the enemies it can strike, and draws its ways as arrows;
-/// what is already picked is drawn in gold.
+/// what is already picked is drawn in gold. Drawn while the card table is, when nothing
+/// covers the board.
 pub fn draw_chooser_marks(
     view: Res<ScreenView>,
     picks: Res<Picks>,
-    handover: Res<Handover>,
+    covers: super::cover::Covers,
     layout: Option<Res<MapLayout>>,
     time: Res<Time>,
     mirrors: Query<(&FigureId, &Position), With<Mirror>>,
@@ -140,7 +141,8 @@ pub fn draw_chooser_marks(
     let (Some(overlay), Some(layout)) = (view.cards.as_ref(), layout) else {
         return;
     };
-    if handover.screen_up() || overlay.hands.is_empty() {
+    // Only with the card table: not behind the hand-over, a briefing, the menu or a dialog.
+    if covers.top().is_some() || overlay.hands.is_empty() {
         return;
     }
     let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];
