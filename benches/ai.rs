@@ -26,7 +26,7 @@ use warhorse::ai::{AiLevel, bout, next_order, play_side_turn, set_level};
 use warhorse::level::{Level, default_level, load_level_str};
 use warhorse::sim::Game;
 use warhorse::sim::order::{Order, Refusal};
-use warhorse::sim::phase::{Phase, TurnState};
+use warhorse::sim::phase::Phase;
 use warhorse::sim::record::Record;
 
 /// Side of the square map.
@@ -101,9 +101,9 @@ fn at_turn_three(level: &Level, ai: AiLevel) -> Game {
     set_level(&mut g, 0, ai);
     set_level(&mut g, 1, AiLevel::Table);
     for _ in 0..100_000 {
-        let turn = g.world_for_tests().resource::<TurnState>().turn;
-        let red_moves = g.phase() == Phase::FirstHalfMove
-            && g.world_for_tests().resource::<TurnState>().side_to_move() == Some(0);
+        let turn = g.turn_state().turn;
+        let red_moves =
+            g.phase() == Phase::FirstHalfMove && g.turn_state().side_to_move() == Some(0);
         if turn >= 3 && red_moves {
             break;
         }
@@ -217,7 +217,7 @@ fn record_at_turn(level: &Level, pair: [AiLevel; 2], seed: u64, turn: u32) -> Op
         set_level(&mut g, s as u8, l);
     }
     for _ in 0..100_000 {
-        if g.world_for_tests().resource::<TurnState>().turn >= turn {
+        if g.turn_state().turn >= turn {
             break;
         }
         let side = warhorse::ai::side_to_act(&mut g)?;
@@ -232,9 +232,9 @@ fn record_at_turn(level: &Level, pair: [AiLevel; 2], seed: u64, turn: u32) -> Op
 /// orders given.
 #[inline(never)]
 fn timed_turn(mut g: Game) -> usize {
-    let turn = g.world_for_tests().resource::<TurnState>().turn;
+    let turn = g.turn_state().turn;
     let mut orders = 0;
-    while g.world_for_tests().resource::<TurnState>().turn == turn && g.outcome().is_none() {
+    while g.turn_state().turn == turn && g.outcome().is_none() {
         let Some(side) = warhorse::ai::side_to_act(&mut g) else {
             break;
         };

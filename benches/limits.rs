@@ -31,7 +31,7 @@ use warhorse::rules::mp::Mp;
 use warhorse::rules::reach::{ReachScratch, reachable_with};
 use warhorse::sim::Game;
 use warhorse::sim::order::{Order, Refusal};
-use warhorse::sim::phase::{Phase, TurnState};
+use warhorse::sim::phase::Phase;
 use warhorse::sim::record::Record;
 
 #[path = "common/splitmix.rs"]
@@ -226,11 +226,11 @@ fn table_game(level: &Level) -> Game {
 /// with the computer's orders through `Game::order`; returns the orders given, refused ones
 /// included.
 fn play_turn(g: &mut Game) -> Vec<(Order, Result<(), Refusal>)> {
-    let turn = g.world_for_tests().resource::<TurnState>().turn;
+    let turn = g.turn_state().turn;
     let mut played = Vec::new();
     // Melee rounds ask every engaged figure each round: the bound only guards against a hang.
     for _ in 0..MAX_FIGURES * 200 {
-        if g.world_for_tests().resource::<TurnState>().turn != turn || g.outcome().is_some() {
+        if g.turn_state().turn != turn || g.outcome().is_some() {
             return played;
         }
         let Some(side) = side_to_act(g) else {

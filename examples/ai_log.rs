@@ -15,11 +15,7 @@ fn main() {
     let mut g = warhorse::sim::Game::new(&level, seed);
     warhorse::ai::set_level(&mut g, 0, red);
     for _ in 0..200000 {
-        if g.world_for_tests()
-            .resource::<warhorse::sim::phase::TurnState>()
-            .turn
-            > 20
-        {
+        if g.turn_state().turn > 20 {
             break;
         }
         let Some(s) = warhorse::ai::side_to_act(&mut g) else {

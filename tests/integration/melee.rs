@@ -328,10 +328,7 @@ fn d6_contact_made_in_the_first_half_move_keeps_the_first_initiatives_attacker()
             g.order(&Order::EndSide).unwrap();
         }
         assert_eq!(g.phase(), Phase::Tac);
-        let second = g
-            .world_for_tests()
-            .resource::<warhorse::sim::phase::TurnState>()
-            .initiative;
+        let second = g.turn_state().initiative;
         let world = g.world_for_tests();
         let fight = world
             .resource::<MeleeState>()

@@ -9,7 +9,6 @@ use std::path::Path;
 use warhorse::ai::{self, AiLevel};
 use warhorse::level::{Control, Level, load_level_file};
 use warhorse::sim::order::Order;
-use warhorse::sim::phase::TurnState;
 use warhorse::ui::play::{OrderLock, PlayAction, Selection};
 use warhorse::ui::screens::actions::{Dialog, Overlays};
 use warhorse::ui::screens::ai_play::{AiLevels, AiPace, Explain, ai_sides_waiting};
@@ -199,19 +198,11 @@ fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
             overlays.dialog = None;
             reveals += 1;
         }
-        if game(&mut app)
-            .world_for_tests()
-            .resource::<TurnState>()
-            .turn
-            >= 2
-        {
+        if game(&mut app).turn_state().turn >= 2 {
             break;
         }
     }
-    let turn = game(&mut app)
-        .world_for_tests()
-        .resource::<TurnState>()
-        .turn;
+    let turn = game(&mut app).turn_state().turn;
     assert!(
         turn >= 2,
         "the computer played turn 1 through (turn {turn})"

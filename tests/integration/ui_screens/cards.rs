@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use std::sync::{Arc, Mutex};
 use warhorse::level::Control;
+use warhorse::sim::Game;
 use warhorse::sim::order::Order;
-use warhorse::sim::{Game, phase::TurnState};
 use warhorse::ui::screens::cards::{
     CardKind, CardPick, CardSource, CardView, Cards, FigureHand, Picks,
 };
@@ -130,18 +130,12 @@ fn collect_text(shape: &egui::Shape, out: &mut String) {
 fn handover_appears_exactly_when_a_secret_choice_passes_between_two_humans() {
     let (mut app, fake, _) = app("handover");
     // Open half-moves: the side to move changes without a screen.
-    let first = game(&mut app)
-        .world_for_tests()
-        .resource::<TurnState>()
-        .side_to_move();
+    let first = game(&mut app).turn_state().side_to_move();
     assert_eq!(first, Some(0), "Blue is surprised, Red moves first");
     order(&mut app, Order::EndSide);
     order(&mut app, Order::EndSide);
     assert_eq!(handover(&app), None, "moves are not secret");
-    let mover = game(&mut app)
-        .world_for_tests()
-        .resource::<TurnState>()
-        .side_to_move();
+    let mover = game(&mut app).turn_state().side_to_move();
     let mover = mover.expect("a side moves");
     let other = 1 - mover;
     // A secret choice for the side already at the computer: no screen.

@@ -9,7 +9,6 @@ use warhorse::ai;
 use warhorse::rules::gait::Gait;
 use warhorse::rules::movement::Step as Move;
 use warhorse::sim::order::Order;
-use warhorse::sim::phase::TurnState;
 use warhorse::ui::play::{OrderLock, Selection};
 use warhorse::ui::screens::ai_play::AiPace;
 use warhorse::ui::screens::host::GameHost;
@@ -81,8 +80,7 @@ fn until(app: &mut App, what: &str, want: impl Fn(&mut App) -> bool) {
 
 fn red_moves(app: &mut App) -> bool {
     let g = game(app);
-    g.phase().is_half_move()
-        && g.world_for_tests().resource::<TurnState>().side_to_move() == Some(0)
+    g.phase().is_half_move() && g.turn_state().side_to_move() == Some(0)
 }
 
 #[test]
@@ -182,8 +180,7 @@ fn the_tutorial_walks_through_every_step_by_the_games_state() {
 
     // 7. The log: a wrong side is refused, the side with the initiative moves on.
     let initiative = game(&mut app)
-        .world_for_tests()
-        .resource::<TurnState>()
+        .turn_state()
         .initiative
         .expect("someone has the initiative");
     let answer = |app: &mut App, side: u8| {
