@@ -414,8 +414,8 @@ pub fn next_card_order(
     tried: &mut BTreeSet<String>,
 ) -> Option<Order> {
     let strong = level != AiLevel::Table;
-    // Only the stronger levels ask who commands a figure (the waiting figure's unit has a
-    // hero still in the fight), and the commander's level what its leader told the unit; the
+    // Only the stronger levels ask who commands a figure (a hero or leader of its side is
+    // still in the fight, `command::is_commanded`), and the commander's level what its leader told the unit; the
     // baseline needs no view. The kept view is brought up to date rather than built afresh
     // for every card.
     let (commanders, led_intent): (Option<BTreeSet<String>>, Option<Intent>) = if strong {
@@ -521,7 +521,7 @@ pub fn next_card_order(
     })
 }
 
-/// True when the fighter (or a mount's rider) is one of `commanded`, the figures whose unit
+/// True when the fighter (or a mount's rider) is one of `commanded`, the figures whose side
 /// has a hero or leader still in the fight (the stronger AI commands them).
 fn commanded(commanded: &BTreeSet<String>, fight: &Fight, i: usize) -> bool {
     commanded.contains(rider_id(fight, i))

@@ -16,7 +16,7 @@ use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{MeleeCard, TacCard};
 use crate::sim::Game;
 use crate::sim::action_roll::ActionRolls;
-use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
+use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_arrives, charge_targets};
 use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::View;
@@ -98,7 +98,25 @@ fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong:
         .filter(|(_, r)| r.is_ok())
         .map(|(t, _)| t)
         .collect();
-    let mut scored: Vec<(i64, i32, String)> = Vec::new();
+    // A leader prefers a charge that arrives (issue 31, item 2): one that falls short spends
+    // the horse's half-move on a straight run and is released (C6).
+    let led = me.group.is_some_and(|g| command::led(level, view, g));
+    let arrives = if led {
+        charge_arrives(world, id)
+    } else {
+        Vec::new()
+    };
+    // A leader's charge serves the side (issue 31, item 2): an enemy its objectives hunt
+    // first, all on it together; otherwise one its side-mates have not charged yet.
+    let (hunted, taken) = if led {
+        (
+            command::hunted(world, view, me.side),
+            charged_by_side(world, view, me.side),
+        )
+    } else {
+        Default::default()
+    };
+    let mut scored: Vec<(bool, bool, usize, i64, i32, String)> = Vec::new();
     for t in ok {
         let Some(e) = view.figs.iter().find(|f| f.id == t) else {
             continue;
@@ -109,11 +127,18 @@ fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong:
         } else {
             0
         };
-        scored.push((-s, d, t));
+        let wanted = hunted.contains(&t);
+        let piled = if wanted {
+            0
+        } else {
+            taken.iter().filter(|x| **x == t).count()
+        };
+        let short = led && !arrives.contains(&t);
+        scored.push((short, !wanted, piled, -s, d, t));
     }
     scored.sort();
     match scored.into_iter().next() {
-        Some((_, _, t)) => Order::DeclareCharge {
+        Some((.., t)) => Order::DeclareCharge {
             unit: id.to_string(),
             targets: vec![t],
         },
@@ -121,6 +146,19 @@ fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong:
             unit: id.to_string(),
         },
     }
+}
+
+/// The targets the figures of `side` have declared so far this turn, once per declaration: its
+/// own side's orders, which it wrote itself (the enemy's stay face down, C1).
+fn charged_by_side(world: &World, view: &View, side: u8) -> Vec<String> {
+    let Some(book) = world.get_resource::<ChargeBook>() else {
+        return Vec::new();
+    };
+    book.declared
+        .iter()
+        .filter(|(u, _)| view.figs.iter().any(|f| &f.id == *u && f.side == side))
+        .flat_map(|(_, ts)| ts.iter().cloned())
+        .collect()
 }
 
 /// The answer of a charged figure: STAND GROUND and a DELIVER BLOW (the baseline); the
@@ -222,7 +260,7 @@ pub fn next_charge_order(
             .iter()
             .find(|f| f.id == id)
             .and_then(|f| f.group)
-            .is_some_and(|g| view.fighting(g).any(|m| m.hero));
+            .is_some_and(|g| command::is_commanded(&view, g));
     Some(match stage {
         Stage::Declaring => declaration(world, &view, &id, level, strong),
         _ => answer(world, &view, &id, strong),

@@ -1,12 +1,14 @@
 //! The commander: the strongest level ([`AiLevel::Commander`], issue 13, item 2). The actions
 //! table is the law for *uncommanded* troops (I1–I3: seed 004 writes "uncommanded units will
-//! always shoot only at the nearest enemy"); a unit with a hero or leader still in the fight is
-//! commanded, and at this level its leader plays it as a human player plays a unit: it does not
-//! roll on the table, it goes for the level's objectives, and otherwise presses the attack
-//! with its face to the enemy, charging when a charge is open. Everything else — paths, targets,
-//! cards, charge targets and answers — is the stronger level's ([`super::look`],
-//! [`super::cards`], [`super::charges`]). Uncommanded units of the same side roll and obey the
-//! table as at every level.
+//! always shoot only at the nearest enemy"); while a hero or leader of a side is in the fight
+//! the whole side is commanded (docs/rules.md, "Uncommanded troops"), and at this level its
+//! leader plays it as a human player plays it: no unit rolls on the table, they go for the
+//! level's objectives, and otherwise press the attack with their faces to the enemy, charging
+//! when a charge is open — the enemy the side's objectives hunt first, and not one a
+//! side-mate already charges while another is open. Everything else — paths, targets, cards,
+//! charge answers — is the stronger level's ([`super::look`], [`super::cards`],
+//! [`super::charges`]). Once the side's last leader falls, its units roll and obey the table
+//! as at every level.
 //!
 //! What a unit is told, in order (the first that applies):
 //! 1. a member named by one of its side's Exit or Reach objectives makes for that edge or
@@ -29,19 +31,25 @@ use crate::rules::victory::{Goal, Objective};
 use crate::sim::victory::Judge;
 use crate::sim::view::View;
 use bevy::prelude::*;
+use std::collections::BTreeSet;
 
 /// Turns before a Hold objective that does not win alone starts to count at which a
 /// commanded unit makes for its area.
 const LEAD_TURNS: u32 = 2;
 
-/// True when `level` commands the units that have a hero or leader.
+/// True when `level` plays commanded units as their leader would, not by the table.
 pub fn commands(level: AiLevel) -> bool {
     level == AiLevel::Commander
 }
 
-/// True when unit `g` is commanded: a hero or leader of it is still in the fight.
+/// True when unit `g` is commanded: a hero or leader of its side is still in the fight. Seed
+/// 004 does not say who commands; this reading (the side's leader commands all of it until
+/// he falls), and why, is in docs/rules.md "Uncommanded troops".
 pub fn is_commanded(view: &View, g: usize) -> bool {
-    view.fighting(g).any(|m| m.hero)
+    let side = view.groups[g].side;
+    view.figs
+        .iter()
+        .any(|l| l.hero && l.side == side && !l.down)
 }
 
 /// True when unit `g` of a side playing at `level` is played by its leader, not the table.
@@ -191,6 +199,34 @@ pub fn command(world: &World, view: &View, g: usize, who: &str) -> Command {
 /// carries no goal there).
 pub fn intent(world: &World, view: &View, g: usize, who: &str) -> Intent {
     command(world, view, g, who).intent
+}
+
+/// The enemy figures the objectives of `side` hunt: those its Kill objectives name, and those
+/// the enemy's own Exit or Reach objectives must bring somewhere (stopping them denies it).
+/// Objectives are public (I4).
+pub fn hunted(world: &World, view: &View, side: u8) -> BTreeSet<String> {
+    let objectives: &[Objective] = world
+        .get_resource::<Judge>()
+        .map_or(&[], |j| j.victory.objectives.as_slice());
+    let mut out = BTreeSet::new();
+    for o in objectives {
+        let named = match &o.goal {
+            Goal::Kill { figures } if o.side == side => figures,
+            Goal::Exit { figures, .. } | Goal::Reach { figures, .. } if o.side != side => figures,
+            _ => continue,
+        };
+        out.extend(
+            named
+                .iter()
+                .filter(|n| {
+                    view.figs
+                        .iter()
+                        .any(|f| &f.id == *n && f.side != side && !f.down)
+                })
+                .cloned(),
+        );
+    }
+    out
 }
 
 fn to_cells(area: &[(i32, i32)]) -> Vec<Cell> {

@@ -1,4 +1,5 @@
-//! The stronger AI ("lookahead") for commanded units — those with a hero or leader. It obeys
+//! The stronger AI ("lookahead") for commanded units — those of a side whose hero or leader is
+//! in the fight (`command::is_commanded`). It obeys
 //! the table's morale result exactly as the baseline does (the same roll, the same conduct,
 //! the same gait), but where the table leaves a choice it looks ahead with the real rules:
 //!
@@ -54,7 +55,7 @@ pub fn prepare(world: &mut World, view: &View, side: u8, _cache: &mut FieldCache
         .groups
         .iter()
         .enumerate()
-        .filter(|(gi, g)| g.side == side && view.fighting(*gi).any(|f| f.hero))
+        .filter(|(gi, g)| g.side == side && super::command::is_commanded(view, *gi))
         .flat_map(|(gi, _)| view.fighting(gi).map(|f| f.cell).collect::<Vec<_>>())
         .collect();
     let mut ends = BTreeMap::new();

@@ -1,6 +1,6 @@
-//! Issue 13, item 2: the commander level. A unit with a hero or leader is its leader's, not
-//! the table's: it does not roll, it goes for its side's objectives, and otherwise presses the
-//! attack; uncommanded units of the same side still roll (I1–I2 bind them).
+//! Issue 13, item 2: the commander level. A side's units are its leader's while a hero or
+//! leader of it is in the fight, not the table's: they do not roll, they go for their side's
+//! objectives, and otherwise press the attack; without one they roll (I1–I2 bind them).
 
 use super::bout::Fixed;
 use super::tests::{fig, level_with, open, play_side, rows};
@@ -45,19 +45,24 @@ fn rolled(orders: &[Order], unit: &str) -> bool {
 }
 
 /// I1–I2 bind uncommanded troops; seed 004: "uncommanded units will always shoot only at the
-/// nearest enemy" — a commanded unit is its leader's. At the commander level the knight's unit
-/// gives no actions-table roll and closes on the enemy; the lone footman still rolls. At the
-/// stronger level, which obeys the table, both units roll.
+/// nearest enemy" — a commanded unit is its leader's, and our reading (docs/rules.md
+/// "Uncommanded troops") is that a side's hero or leader commands all of it while he is in the
+/// fight. At the commander level neither Red unit rolls and both close on the enemy; at the
+/// stronger level, which obeys the table, both roll.
 #[test]
-fn i2_a_commanded_unit_is_its_leaders_and_the_rest_roll() {
+fn i2_a_leader_commands_his_whole_side_and_the_table_binds_the_rest() {
     let l = field(&red(), "turns: 8");
     for seed in 0..4 {
         let mut g = Game::new(&l, seed);
         set_level(&mut g, 0, AiLevel::Commander);
         let orders = play_side(&mut g, 0);
         assert!(!rolled(&orders, "band"), "seed {seed}: {orders:?}");
-        assert!(rolled(&orders, "u"), "seed {seed}: {orders:?}");
+        assert!(!rolled(&orders, "u"), "seed {seed}: {orders:?}");
         assert!(cell(&mut g, "f").0 > 4, "seed {seed}: the footman advances");
+        assert!(
+            cell(&mut g, "u").0 > 4,
+            "seed {seed}: the lone footman advances"
+        );
         assert!(cell(&mut g, "k").0 > 4, "seed {seed}: the knight advances");
 
         let mut g = Game::new(&l, seed);
@@ -68,6 +73,39 @@ fn i2_a_commanded_unit_is_its_leaders_and_the_rest_roll() {
             "{orders:?}"
         );
     }
+}
+
+/// With no hero or leader on its side every unit is uncommanded and rolls, even at the
+/// commander level; a level's `leader: true` makes a figure its side's leader though its
+/// template is no hero, and then nobody rolls.
+#[test]
+fn i2_without_a_leader_every_unit_rolls_and_a_levels_leader_commands() {
+    let mut plain = red();
+    plain[0] = fig("k", "knight_on_charger", "Red", (4, 5), "E");
+    let l = field(&plain, "turns: 8");
+    let mut g = Game::new(&l, 0);
+    set_level(&mut g, 0, AiLevel::Commander);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        rolled(&orders, "band") && rolled(&orders, "u"),
+        "{orders:?}"
+    );
+
+    let mut led = plain.clone();
+    let u = led[2].trim_end_matches(')').to_string();
+    led[2] = format!("{u}, leader: true)");
+    let led = field(&led, "turns: 8");
+    assert!(
+        led.figures.iter().any(|f| f.id == "u" && f.template.hero),
+        "the level's leader is a hero"
+    );
+    let mut g = Game::new(&led, 0);
+    set_level(&mut g, 0, AiLevel::Commander);
+    let orders = play_side(&mut g, 0);
+    assert!(
+        !rolled(&orders, "band") && !rolled(&orders, "u"),
+        "{orders:?}"
+    );
 }
 
 /// A Hold objective that wins: the commanded unit makes for the area (north-west, away from

@@ -381,3 +381,70 @@ fn i2_cover_within_one_move_is_reached() {
         "{reached} of {within} reached cover; missed (case, from, ended): {misses:?}"
     );
 }
+
+/// Issue 31, item 2: "before declaring a charge, check with the charge rules that it can
+/// arrive, and prefer the target that serves the objective; coordinate the charges of a
+/// side". At the commander level a knight charges an enemy its charge reaches this half-move
+/// when there is one; among those, an enemy its side's objectives hunt (The Charge: "bring
+/// the other's knight down"); otherwise not one a side-mate has charged while another is open.
+#[test]
+fn i31_a_leaders_charges_go_for_the_hunted_enemy_and_do_not_pile_up() {
+    use crate::sim::charge::{charge_arrives, charge_targets};
+    use crate::sim::view::View;
+    let lv = level("charge");
+    let (mut hunted_charges, mut spread) = (0, 0);
+    for seed in 0..8 {
+        let mut declared: Vec<(u8, String)> = Vec::new();
+        play(&lv, seed, AiLevel::Commander, 2, |g, o| {
+            let Order::DeclareCharge { unit, targets } = o else {
+                return;
+            };
+            let w = g.app.world_mut();
+            let view = View::build(w);
+            let side = view
+                .figs
+                .iter()
+                .find(|f| &f.id == unit)
+                .expect("charger")
+                .side;
+            let legal: Vec<String> = charge_targets(w, unit)
+                .into_iter()
+                .filter(|(_, r)| r.is_ok())
+                .map(|(t, _)| t)
+                .collect();
+            // A charge that arrives comes first; among those (or among all, with none) the
+            // hunted enemy, then one nobody of its side charges.
+            let arrives = charge_arrives(w, unit);
+            let open: Vec<String> = if legal.iter().any(|t| arrives.contains(t)) {
+                legal.into_iter().filter(|t| arrives.contains(t)).collect()
+            } else {
+                legal
+            };
+            let t = &targets[0];
+            assert!(
+                open.contains(t),
+                "seed {seed}: {unit} charges {t}, not one of {open:?}"
+            );
+            let hunted = super::command::hunted(w, &view, side);
+            if open.iter().any(|x| hunted.contains(x)) {
+                assert!(
+                    hunted.contains(t),
+                    "seed {seed}: {unit} charges {t}, not {hunted:?}"
+                );
+                hunted_charges += 1;
+            } else {
+                let taken = |x: &String| declared.iter().any(|(s, d)| *s == side && d == x);
+                if open.iter().any(|x| !taken(x)) {
+                    assert!(
+                        !taken(t),
+                        "seed {seed}: {unit} piles onto {t}; open: {open:?}"
+                    );
+                    spread += 1;
+                }
+            }
+            declared.push((side, t.clone()));
+        });
+    }
+    assert!(hunted_charges > 0, "the seeds exercise a hunted target");
+    assert!(spread > 0, "the seeds exercise a second charger: {spread}");
+}

@@ -81,6 +81,13 @@ pub enum Command {
         /// How the second side plays: table (the baseline), lookahead or commander.
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         blue: crate::ai::AiLevel,
+        /// The first side is a scripted plain plan instead (rush, hold or flank; see
+        /// docs/ai.md, "The gauntlet"): it never rolls on the actions table.
+        #[arg(long, value_parser = parse_plan, conflicts_with = "blue_plan")]
+        red_plan: Option<crate::ai::plain::Plan>,
+        /// The second side is a scripted plain plan instead (rush, hold or flank).
+        #[arg(long, value_parser = parse_plan)]
+        blue_plan: Option<crate::ai::plain::Plan>,
         /// JSON output (timings under their own `timing` key).
         #[arg(long)]
         json: bool,
@@ -167,6 +174,8 @@ pub fn main() -> i32 {
             turns,
             red,
             blue,
+            red_plan,
+            blue_plan,
             json,
             log,
         }) => sim::run(
@@ -177,6 +186,7 @@ pub fn main() -> i32 {
                 turns,
                 red,
                 blue,
+                plain: red_plan.map(|p| (0, p)).or(blue_plan.map(|p| (1, p))),
                 json,
                 log,
             },

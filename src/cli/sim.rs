@@ -6,7 +6,8 @@
 //! an uncommanded unit shot at (I3), say — can be checked from outside.
 
 use crate::ai::AiLevel;
-use crate::ai::bout::{BoutResult, RollTally, Timing, play_game};
+use crate::ai::bout::{BoutResult, RollTally, Timing, play_scripted};
+use crate::ai::plain::{Plain, Plan};
 use crate::sim::log::LogEntry;
 use crate::sim::order::Order;
 use serde::Serialize;
@@ -26,6 +27,8 @@ pub struct SimArgs {
     pub red: AiLevel,
     /// How side 1 ("blue") plays.
     pub blue: AiLevel,
+    /// The side (0 or 1) played by a scripted plain plan instead, and the plan.
+    pub plain: Option<(u8, Plan)>,
     /// JSON output.
     pub json: bool,
     /// Print each game's record (accepted orders) and log.
@@ -111,7 +114,8 @@ pub fn run(level: &Path, args: &SimArgs) -> i32 {
     let results: Vec<BoutResult> = (0..args.games as u64)
         .map(|i| {
             let seed = args.seed.wrapping_add(i);
-            let (r, mut game) = play_game(&level, seed, args.turns, &levels, None);
+            let plain = args.plain.map(|(side, p)| Plain::new(p, side));
+            let (r, mut game) = play_scripted(&level, seed, args.turns, &levels, None, plain);
             timing.add(&r.timing);
             if args.log {
                 traces.push(Trace {
@@ -168,13 +172,17 @@ fn trace_text(t: &Trace) -> String {
 fn text(name: &str, args: &SimArgs, results: &[BoutResult], s: &Summary) -> String {
     use std::fmt::Write as _;
     let mut t = String::new();
+    let seat = |side: u8, level: AiLevel| match args.plain {
+        Some((s, p)) if s == side => format!("{p} (scripted)"),
+        _ => level.to_string(),
+    };
     let _ = writeln!(
         t,
         "{name}: {} game(s), at most {} turns, red plays {}, blue plays {}",
         results.len(),
         args.turns,
-        args.red,
-        args.blue
+        seat(0, args.red),
+        seat(1, args.blue)
     );
     for r in results {
         let losses: Vec<String> = r

@@ -116,6 +116,11 @@ pub struct FigureSpec {
     /// is berserk and the Lady tries to calm it, the chance of being turned on is 20% lower.
     #[serde(default)]
     pub beloved: Option<String>,
+    /// The side's leader though its template is no hero: the level's story names this figure
+    /// its side's captain. It counts as a hero or leader wherever the template's `hero` does
+    /// (I1's "Hero with unit", and who commands, docs/rules.md "Uncommanded troops").
+    #[serde(default)]
+    pub leader: bool,
 }
 
 /// An AI group (I1).

@@ -22,7 +22,7 @@ use crate::rules::charge::ride::{
     Answer, ChargeRide, Facts, charge_blow_odds, figs_of, reach_of, ride_all,
 };
 use crate::rules::charge::{
-    Charger, Fig, PlanRefusal, PlanRule, charge_gait, plan_charge, sight, target_list,
+    Charger, Fig, PlanRefusal, PlanRule, arrives_now, charge_gait, plan_charge, sight, target_list,
 };
 use crate::rules::gait::Gait;
 use crate::rules::melee::fight::Fight;
@@ -178,6 +178,26 @@ pub fn charge_targets(world: &mut World, unit: &str) -> Vec<(String, Result<(), 
     charge_verdicts(world, unit)
         .into_iter()
         .map(|(t, r)| (t, r.map_err(|e| e.text)))
+        .collect()
+}
+
+/// Of the enemies `unit` may charge, those its charge reaches within this half-move if they
+/// stand where they are ([`arrives_now`]): the others are legal targets (they may ride to meet
+/// it), but a charge at them falls short unless they do (C6).
+pub fn charge_arrives(world: &mut World, unit: &str) -> Vec<String> {
+    let (fight, entities, figs) = charge_view(world);
+    let Some(i) = unit_index(&fight, unit) else {
+        return Vec::new();
+    };
+    let board = world.resource::<Map>().0.clone();
+    let Ok(c) = charger_of(world, &fight, &entities, i) else {
+        return Vec::new();
+    };
+    figs.iter()
+        .enumerate()
+        .filter(|(j, f)| *j != c.me && f.side != figs[c.me].side && !f.riderless_horse && !f.out)
+        .filter(|(j, _)| arrives_now(&board, &figs, &c, *j))
+        .map(|(_, f)| f.id.clone())
         .collect()
 }
 

@@ -62,6 +62,28 @@ fn level_files_shipped_levels_load() {
     }
 }
 
+/// Issue 31, item 1: "every side that the computer may play has at least one hero or
+/// leader", so the strongest level has something to command on every level (docs/rules.md,
+/// "Uncommanded troops": a side's leader commands all of it while he is in the fight).
+#[test]
+fn level_files_every_side_of_every_level_has_a_leader() {
+    // The levels a player picks (docs/examples/tiny.ron only shows the format).
+    for path in &ron_files("levels") {
+        let level = load_level_file(path).expect("loads");
+        for (s, side) in level.file.sides.iter().enumerate() {
+            assert!(
+                level
+                    .figures
+                    .iter()
+                    .any(|f| usize::from(f.side) == s && f.template.hero),
+                "{}: side {} has no hero or leader",
+                path.display(),
+                side.name
+            );
+        }
+    }
+}
+
 #[test]
 fn level_files_default_level_is_the_embedded_one() {
     let on_disk = std::fs::read_to_string(root().join("levels/default.ron")).unwrap_or_default();

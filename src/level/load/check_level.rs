@@ -331,10 +331,12 @@ pub(super) fn check_figures<'l>(
                 }
             }
             if let (Some(side), Some(facing)) = (side, facing) {
+                let mut template = t.clone();
+                template.hero |= f.leader;
                 placed.push(PlacedFigure {
                     id: f.id.clone(),
                     template_key: f.template.clone(),
-                    template: t.clone(),
+                    template,
                     side,
                     at: cell,
                     facing,

@@ -624,3 +624,29 @@ fn c6_opposite_side_spacing_is_the_named_refusal() {
         );
     }
 }
+
+/// Issue 31, item 2: "before declaring a charge, check with the charge rules that it can
+/// arrive". A footman 7 cells straight ahead is a legal target at any allowance (our reading
+/// of C6: it may ride to meet the charge), but the charge arrives this half-move only when the
+/// horse's allowance carries it there; with 3 cells it falls short and is released.
+#[test]
+fn c6_a_charge_arrives_now_only_within_the_allowance() {
+    let figs = vec![fig("k", 0, 1, 5, 2), fig("f", 1, 8, 5, 6)];
+    let b = setup(&figs);
+    let near = charger(&b, &figs, 12, 2);
+    assert!(plan_charge(&b, &figs, &near, &[1]).is_ok());
+    assert!(
+        arrives_now(&b, &figs, &near, 1),
+        "12 cells reach a footman 7 ahead"
+    );
+    let short = charger(&b, &figs, 3, 2);
+    assert!(
+        plan_charge(&b, &figs, &short, &[1]).is_ok(),
+        "still a legal target"
+    );
+    assert!(
+        !arrives_now(&b, &figs, &short, 1),
+        "3 cells fall short of 7"
+    );
+    assert!(!arrives_now(&b, &figs, &near, 0), "never its own figure");
+}

@@ -749,6 +749,17 @@ pub fn plan_charge(
     ))
 }
 
+/// True when a straight charge at `target` (ahead, or on a diagonal) reaches it within this
+/// half-move's allowance, the target standing where it stands: the charge arrives rather than
+/// falling short and being released (C6). [`plan_charge`] also accepts lines whose movement
+/// runs out first (the target may ride to meet it); a player who wants the blow now asks this.
+pub fn arrives_now(board: &Board, figs: &[Fig], c: &Charger, target: usize) -> bool {
+    check_targets(board, figs, c.me, &[target]).is_ok()
+        && Line::ALL
+            .into_iter()
+            .any(|line| plan_ranked(board, c.walker(figs, line, &[target])).is_ok())
+}
+
 /// How many charges with turns [`plan_charge`] tries for one first line before it gives up.
 const TURN_SEARCH_BUDGET: usize = 600;
 

@@ -271,8 +271,8 @@ pub fn explanation_lines(e: &Explanation) -> Vec<String> {
     let mut v = vec![format!("{} — turn {}", e.unit, e.turn)];
     if e.commanded {
         v.push(
-            "Commanded: its hero or leader gives its orders; it does not roll on the actions \
-             table, which runs uncommanded troops (I1, I2)."
+            "Commanded: its side's hero or leader, in the fight, gives its orders; it does not \
+             roll on the actions table, which runs uncommanded troops (I1, I2)."
                 .into(),
         );
         if let Some(c) = &e.choice {

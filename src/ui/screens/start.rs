@@ -18,13 +18,13 @@ pub fn ai_level_help(level: AiLevel) -> &'static str {
              (nearest enemy, nearest cover, cheapest path)."
         }
         AiLevel::Lookahead => {
-            "Stronger: obeys the same table, but units with a leader or hero choose targets, \
-             cards and paths by looking ahead with the rules."
+            "Stronger: obeys the same table, but while the side's leader or hero is in the \
+             fight it chooses targets, cards and paths by looking ahead with the rules."
         }
         AiLevel::Commander => {
-            "Strongest: units with a leader or hero are commanded, not run by the table: \
-             they go for the level's objectives and press the attack, as a player would; \
-             the rest play as the stronger level."
+            "Strongest: while the side's leader or hero is in the fight it is commanded, not \
+             run by the table: it goes for the level's objectives and presses the attack, as a \
+             player would; once the leader falls, it plays as the stronger level."
         }
     }
 }
