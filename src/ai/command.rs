@@ -15,11 +15,13 @@
 //!    area, and stays once there;
 //! 2. its side's Hold objectives: a unit with a member in the area holds it (stands facing the
 //!    enemy); one outside goes for the area while its side does not hold it;
-//! 3. an enemy's Hold area that the enemy holds or nears is contested the same way, and an
-//!    enemy named by its side's Kill objective, or one the enemy must bring to an edge or area,
-//!    is hunted;
+//! 3. an enemy's Hold area that the enemy holds or nears is contested the same way;
 //! 4. a unit with a figure its side must protect holds where it is, facing the enemy;
 //! 5. else it advances on the enemy the stronger level picks ([`super::look`]).
+//!
+//! The enemies its objectives hunt ([`hunted`]: named by its side's Kill objective, or ones
+//! the enemy must bring to an edge or area) are not walked to; they are charged first
+//! ([`super::charges`]).
 //!
 //! Objectives are public (every side's briefing lists them), so this reads nothing hidden (I4).
 
