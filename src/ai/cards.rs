@@ -415,8 +415,8 @@ pub fn next_card_order(
 ) -> Option<Order> {
     let strong = level != AiLevel::Table;
     // Only the stronger levels ask who commands a figure (a hero or leader of its side is
-    // still in the fight, `command::is_commanded`), and the commander's level what its leader told the unit; the
-    // baseline needs no view. The kept view is brought up to date rather than built afresh
+    // still in the fight, `command::is_commanded`), and the commander's level what its
+    // leader told the unit; the baseline needs no view. The kept view is brought up to date rather than built afresh
     // for every card.
     let (commanders, led_intent): (Option<BTreeSet<String>>, Option<Intent>) = if strong {
         crate::sim::view::with_view(game.app.world_mut(), |world, view| {

@@ -64,6 +64,9 @@ struct SimOut<'a> {
     level: String,
     turns: u32,
     levels: [AiLevel; 2],
+    /// The side played by a scripted plain plan instead of its `levels` entry, and the plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plain: Option<(u8, Plan)>,
     games: &'a [BoutResult],
     summary: Summary,
     timing: &'a Timing,
@@ -133,6 +136,7 @@ pub fn run(level: &Path, args: &SimArgs) -> i32 {
             level: level.file.name.clone(),
             turns: args.turns,
             levels,
+            plain: args.plain,
             games: &results,
             summary,
             timing: &timing,

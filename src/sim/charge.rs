@@ -22,7 +22,8 @@ use crate::rules::charge::ride::{
     Answer, ChargeRide, Facts, charge_blow_odds, figs_of, reach_of, ride_all,
 };
 use crate::rules::charge::{
-    Charger, Fig, PlanRefusal, PlanRule, arrives_now, charge_gait, plan_charge, sight, target_list,
+    Charger, Fig, PlanRefusal, PlanRule, arrives_now, charge_gait, enemies_of, plan_charge, sight,
+    target_list,
 };
 use crate::rules::gait::Gait;
 use crate::rules::melee::fight::Fight;
@@ -193,11 +194,9 @@ pub fn charge_arrives(world: &mut World, unit: &str) -> Vec<String> {
     let Ok(c) = charger_of(world, &fight, &entities, i) else {
         return Vec::new();
     };
-    figs.iter()
-        .enumerate()
-        .filter(|(j, f)| *j != c.me && f.side != figs[c.me].side && !f.riderless_horse && !f.out)
-        .filter(|(j, _)| arrives_now(&board, &figs, &c, *j))
-        .map(|(_, f)| f.id.clone())
+    enemies_of(&figs, c.me)
+        .filter(|&j| arrives_now(&board, &figs, &c, j))
+        .map(|j| figs[j].id.clone())
         .collect()
 }
 
@@ -215,12 +214,10 @@ fn charge_verdicts(world: &mut World, unit: &str) -> Vec<(String, Result<(), Pla
             .into_iter()
             .map(|(j, r)| (figs[j].id.clone(), r))
             .collect(),
-        Err(e) => figs
-            .iter()
-            .filter(|f| f.side != figs[i].side && !f.riderless_horse && !f.out)
-            .map(|f| {
+        Err(e) => enemies_of(&figs, i)
+            .map(|j| {
                 (
-                    f.id.clone(),
+                    figs[j].id.clone(),
                     Err(PlanRefusal::new(PlanRule::Charger, e.clone())),
                 )
             })

@@ -830,6 +830,16 @@ fn with_turns(
     None
 }
 
+/// The figures `me` could name in a charge (C1): its enemies still in the fight, never a
+/// riderless horse.
+pub fn enemies_of(figs: &[Fig], me: usize) -> impl Iterator<Item = usize> + '_ {
+    let side = figs[me].side;
+    figs.iter()
+        .enumerate()
+        .filter(move |(i, f)| *i != me && f.side != side && !f.riderless_horse && !f.out)
+        .map(|(i, _)| i)
+}
+
 /// Every enemy figure (never a riderless horse) with whether `c` may charge it alone now, and
 /// why not. `charger_ok` is the charger's own eligibility (mounted, trotting, not K1-bound):
 /// when it fails, every target carries that reason ([`PlanRule::Charger`]).
@@ -839,11 +849,8 @@ pub fn target_list(
     c: &Charger,
     charger_ok: &Result<(), String>,
 ) -> Vec<(usize, Result<(), PlanRefusal>)> {
-    let side = figs[c.me].side;
-    figs.iter()
-        .enumerate()
-        .filter(|(i, f)| *i != c.me && f.side != side && !f.riderless_horse && !f.out)
-        .map(|(i, _)| {
+    enemies_of(figs, c.me)
+        .map(|i| {
             let r = match charger_ok {
                 Err(e) => Err(PlanRefusal::new(PlanRule::Charger, e.clone())),
                 Ok(()) => plan_charge(board, figs, c, &[i]).map(|_| ()),
