@@ -7,6 +7,7 @@
 pub mod ai;
 pub mod cli;
 pub mod level;
+pub mod net;
 pub mod rules;
 pub mod sim;
 pub mod ui;

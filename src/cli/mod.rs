@@ -1,9 +1,12 @@
 //! The command line (clap): `warhorse` opens the window; `check`, `reach` and `script` answer
-//! rules questions without one.
+//! rules questions without one; `sim` and `tournament` play the computer against itself;
+//! `serve` and `join` play across machines (issue 30).
 
 mod check;
+mod join;
 mod reach;
 mod script;
+mod serve;
 mod sim;
 mod tournament;
 
@@ -134,6 +137,34 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Host a game for players on other machines: prints the join code, plays the sides
+    /// given to the computer, autosaves, and stops when the battle is over.
+    Serve(serve::ServeArgs),
+    /// Join a hosted game at the terminal: prints the log, sends each typed line as an
+    /// order (as in an orders file, e.g. `EndSide`).
+    Join {
+        /// The join code the host shows (SECRET@ADDRESS:PORT).
+        code: String,
+        /// The side to play (0 is the level's first); default: any free side.
+        #[arg(long, conflicts_with = "watch")]
+        side: Option<u8>,
+        /// Watch: the public view alone.
+        #[arg(long)]
+        watch: bool,
+        /// Your name, for the host's log.
+        #[arg(long, default_value = "player")]
+        name: String,
+    },
+}
+
+/// Parses `SIDE` or `SIDE=STRENGTH` for `serve --computer`.
+pub(crate) fn parse_computer(s: &str) -> Result<(u8, crate::ai::AiLevel), String> {
+    let (side, level) = s.split_once('=').unwrap_or((s, "commander"));
+    let side = side
+        .trim()
+        .parse::<u8>()
+        .map_err(|_| format!("{side:?} is not a side number (0, 1, …)"))?;
+    Ok((side, parse_ai(level)?))
 }
 
 /// Parses a plain plan's name for clap.
@@ -191,6 +222,20 @@ pub fn main() -> i32 {
                 log,
             },
         ),
+        Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Join {
+            code,
+            side,
+            watch,
+            name,
+        }) => {
+            let wish = match (side, watch) {
+                (_, true) => crate::net::protocol::Wish::Watch,
+                (Some(s), false) => crate::net::protocol::Wish::Side(s),
+                (None, false) => crate::net::protocol::Wish::AnySide,
+            };
+            join::run(&code, wish, &name)
+        }
         Some(Command::Tournament {
             levels,
             seed,

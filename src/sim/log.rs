@@ -1,10 +1,10 @@
 //! The game log: every die roll and what it decided, every accepted order, in order.
 
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A die roll and what it was for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Roll {
     /// "d6", "d100", …
     pub die: String,
@@ -13,7 +13,7 @@ pub struct Roll {
     /// Who rolled (a side or a figure id).
     pub by: String,
     /// A roll to hit: the chance in percent it needed (a hit is this or less).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<i32>,
 }
 
@@ -29,7 +29,7 @@ pub struct LogEntry {
     /// (issue 29: no screen reads the words).
     pub(in crate::sim) text: String,
     /// The roll this line reports, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roll: Option<Roll>,
     /// What happened, as data: what the window's screens, effects and sounds match on, so
     /// that nothing outside the simulation reads the words (issue 29). Not written to saves
@@ -95,7 +95,7 @@ pub(crate) fn roll_to_hit(by: &str, at: &str, chance: i32, roll: u32, shot: bool
 /// What a log line reports, as data with its dice. The screens that show a melee's cards,
 /// the arrows of the fire phase, the results floating over the map and the sounds match on
 /// these variants; the line's words are how it prints.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Happening {
     /// A line whose words say all that anything needs of it: a note of the rules, a mount or
     /// dismount, a charge's ride, a roll that is not to hit, for the initiative or on the

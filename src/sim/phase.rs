@@ -8,7 +8,7 @@ use super::dice::Dice;
 use super::log::{GameLog, Happening, LogEntry, Roll};
 use crate::rules::fire::SubStep;
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The phases of a turn, in order (D1–D7).
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -39,6 +39,21 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in the order of a turn (Setup first).
+    pub const ALL: [Phase; 11] = [
+        Phase::Setup,
+        Phase::Initiative,
+        Phase::ChargeDeclaration,
+        Phase::FireFirst,
+        Phase::FirstHalfMove,
+        Phase::SecondInitiative,
+        Phase::FireSecond,
+        Phase::SecondHalfMove,
+        Phase::Tac,
+        Phase::MeleeRounds,
+        Phase::EndOfTurn,
+    ];
+
     /// Name shown in the log and the window.
     pub fn label(self) -> &'static str {
         match self {
@@ -445,6 +460,37 @@ pub fn enter_next(world: &mut World) -> bool {
     let _ = world.try_run_schedule(OnTransition { exited, entered });
     let _ = world.try_run_schedule(OnEnter(entered));
     true
+}
+
+// A log line names its phase by label, so it is read back here, where the labels are: the
+// log sits below the phases (issue 29's order of modules).
+/// A line as it is read back (from a host, issue 30): its phase by name, which must be
+/// one of the labels [`Phase::label`] writes.
+#[derive(Deserialize)]
+struct ReadEntry {
+    turn: u32,
+    phase: String,
+    text: String,
+    #[serde(default)]
+    roll: Option<Roll>,
+}
+
+impl<'de> Deserialize<'de> for LogEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LogEntry, D::Error> {
+        let r = ReadEntry::deserialize(d)?;
+        let phase = Phase::ALL
+            .iter()
+            .map(|p| p.label())
+            .find(|l| *l == r.phase)
+            .ok_or_else(|| serde::de::Error::custom(format!("no phase is called {:?}", r.phase)))?;
+        Ok(LogEntry::new(
+            r.turn,
+            phase,
+            r.text,
+            r.roll,
+            Happening::Told,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -7,14 +7,17 @@
 use super::Game;
 use super::charge::{ChargeBook, Stage as ChargeStage};
 use super::components::{FigureId, SideId};
+use super::groups::Groups;
 use super::melee::{MeleeState, Stage as MeleeStage};
+use super::order::Order;
+use super::phase::TurnState;
 use super::snapshot::Snapshot;
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Who looks at the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Seat {
     /// A player of the side with this index: the public state and the side's own secrets.
     Side(u8),
@@ -23,7 +26,7 @@ pub enum Seat {
 }
 
 /// A choice made face down and not yet revealed (D2, D7, D9, C1, C5): its side alone sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Secret {
     /// A figure's play for this round, TAC card first (`CLOSE at levy`, `DELIVER BLOW → levy`).
     Cards {
@@ -39,7 +42,7 @@ pub enum Secret {
         /// The enemy whose DODGE card it guesses.
         dodger: String,
         /// The way guessed: `left`, `right`, `back`.
-        way: &'static str,
+        way: String,
     },
     /// A rider's charge orders: its targets in order, none for no charge (D2, C1).
     Charge {
@@ -53,14 +56,14 @@ pub enum Secret {
         /// The figure charged.
         figure: String,
         /// The TAC card.
-        tac: &'static str,
+        tac: String,
         /// The MELEE card it replies with.
-        reply: &'static str,
+        reply: String,
     },
 }
 
 /// What one seat may know of the game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SideView {
     /// Whose view it is.
     pub seat: Seat,
@@ -74,12 +77,71 @@ impl Game {
     /// What `seat` may know now (I4): the public state and, for a side, its own face-down
     /// choices. Built from the game on each call.
     pub fn view(&mut self, seat: Seat) -> SideView {
-        let public = self.snapshot();
+        self.view_since(seat, 0)
+    }
+
+    /// [`Game::view`] with the log lines from `from` on only: a seat that has the earlier
+    /// lines is sent the rest (issue 30).
+    pub fn view_since(&mut self, seat: Seat, from: usize) -> SideView {
+        let public = super::snapshot::snapshot_since(self.app.world_mut(), from);
         let own = match seat {
             Seat::Side(side) => secrets_of(self.app.world_mut(), side),
             Seat::Spectator => Vec::new(),
         };
         SideView { seat, public, own }
+    }
+}
+
+impl Game {
+    /// The sides' names, in side order.
+    pub fn side_names(&self) -> Vec<String> {
+        self.app.world().resource::<TurnState>().side_names.clone()
+    }
+
+    /// The side an order speaks for: its figure's or unit's side, the side named in a
+    /// melee pass, the side moving for the end of a half-move. `None` when the order names
+    /// nothing of this battle, or ends a half-move when no side moves; the game refuses it
+    /// then anyway. The host of a game across machines (issue 30) gives a seat only the
+    /// orders of its own side.
+    pub fn side_of_order(&mut self, order: &Order) -> Option<u8> {
+        let world = self.app.world_mut();
+        let turn = world.resource::<TurnState>();
+        let unit = match order {
+            Order::EndSide => return turn.side_to_move(),
+            Order::PassMelee { side } => {
+                return turn
+                    .side_names
+                    .iter()
+                    .position(|n| n == side)
+                    .map(|i| i as u8);
+            }
+            Order::CavalryWave { charger, .. } => charger,
+            Order::Move { unit, .. }
+            | Order::SetGait { unit, .. }
+            | Order::Mount { unit, .. }
+            | Order::Dismount { unit, .. }
+            | Order::Activity { unit, .. }
+            | Order::PlayCards { unit, .. }
+            | Order::GuessDodge { unit, .. }
+            | Order::Pass { unit }
+            | Order::ActionRoll { unit }
+            | Order::DeclareCharge { unit, .. }
+            | Order::NoCharge { unit }
+            | Order::AnswerCharge { unit, .. }
+            | Order::Lead { unit, .. }
+            | Order::Release { unit, .. }
+            | Order::EliminateHorse { unit, .. }
+            | Order::Fire { unit, .. }
+            | Order::Cast { unit, .. }
+            | Order::CalmBerserk { unit, .. } => unit,
+        };
+        if let Some(e) = super::world::find_figure(world, unit) {
+            return world.get::<SideId>(e).map(|s| s.0);
+        }
+        world
+            .get_resource::<Groups>()
+            .and_then(|g| g.get(unit))
+            .map(|g| g.side)
     }
 }
 
@@ -106,7 +168,7 @@ fn secrets_of(world: &mut World, side: u8) -> Vec<Secret> {
                 .map(|(id, dodger, way)| Secret::Guess {
                     figure: id.to_string(),
                     dodger: dodger.to_string(),
-                    way: way.word(),
+                    way: way.word().to_string(),
                 }),
         );
     }
@@ -129,8 +191,8 @@ fn secrets_of(world: &mut World, side: u8) -> Vec<Secret> {
                     .filter(|(id, _)| ours(id))
                     .map(|(id, a)| Secret::Answer {
                         figure: id.clone(),
-                        tac: a.tac.name(),
-                        reply: a.reply.name(),
+                        tac: a.tac.name().to_string(),
+                        reply: a.reply.name().to_string(),
                     }),
             );
         }

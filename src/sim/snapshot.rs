@@ -5,10 +5,10 @@ use super::log::LogEntry;
 use super::phase::{Phase, TurnState};
 use super::world::{Rules, Sides};
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One figure's visible state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FigureState {
     /// Id.
     pub id: String,
@@ -31,17 +31,17 @@ pub struct FigureState {
     /// Body points left / full.
     pub body: [u16; 2],
     /// The mount it rides.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mounted_on: Option<String>,
     /// The rider it carries.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carrying: Option<String>,
     /// Conditions (R1), a diagonal counter (H6), K1 rest, ASL CX.
     pub conditions: Vec<String>,
 }
 
 /// A figure that has left the map, and how (issue 12: routed is not killed).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Gone {
     /// Its id.
     pub id: String,
@@ -54,27 +54,27 @@ pub struct Gone {
 }
 
 /// The whole visible state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Turn number.
     pub turn: u32,
     /// Phase.
     pub phase: String,
     /// Side to move, in a half-move.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_move: Option<String>,
     /// In the TAC phase and the melee rounds: the figures whose face-down cards (or dodge
     /// guesses) the game waits for (D6, D7, D9).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to_choose: Vec<String>,
     /// In the charge declarations: the mounted figures whose face-down charge orders, or the
     /// charged figures whose face-down answers, the game waits for (D2, C1, C5).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub to_declare: Vec<String>,
     /// Every figure on the map, sorted by id.
     pub figures: Vec<FigureState>,
     /// Figures that have left the map by an edge (routed, or got away by their exit), by id.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_the_map: Vec<Gone>,
     /// The log.
     pub log: Vec<LogEntry>,
@@ -111,6 +111,12 @@ pub fn condition_words(
 
 /// Reads the world into a snapshot.
 pub fn snapshot(world: &mut World) -> Snapshot {
+    snapshot_since(world, 0)
+}
+
+/// Reads the world into a snapshot whose log holds the lines from `from` on: what a client
+/// that has the earlier lines is sent (issue 30), without copying the whole log each time.
+pub fn snapshot_since(world: &mut World, from: usize) -> Snapshot {
     let grid = world.resource::<Rules>().0.grid;
     let sides = world.resource::<Sides>().0.clone();
     let side_name = |s: u8| {
@@ -200,7 +206,12 @@ pub fn snapshot(world: &mut World) -> Snapshot {
         to_declare: super::charge::awaiting_ids(world),
         figures,
         left_the_map: gone(world, &side_name),
-        log: world.resource::<super::log::GameLog>().0.clone(),
+        log: world
+            .resource::<super::log::GameLog>()
+            .0
+            .get(from..)
+            .map(<[LogEntry]>::to_vec)
+            .unwrap_or_default(),
     }
 }
 

@@ -14,6 +14,7 @@ mod level_files;
 mod limits;
 mod melee;
 mod melee_ends;
+mod net;
 mod order_integrity;
 mod reach_props;
 mod refusals;

@@ -384,8 +384,9 @@ pub struct Choice {
     /// MELEE cards, played together if the blows pay for them (D7). None is PASSIVE SHIELD
     /// PARRY: "standing quietly".
     pub melee: Vec<MeleeCard>,
-    /// The figure has nothing it may play: its remaining blows are lost (D7).
-    #[serde(skip)]
+    /// The figure has nothing it may play: its remaining blows are lost (D7). Written only
+    /// when so, and read back (a faced play sent to a client, issue 30).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forfeit: bool,
 }
 

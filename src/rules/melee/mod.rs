@@ -170,7 +170,7 @@ impl Event {
 }
 
 /// A round's cards turned face up together (D9): who played what.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Faced {
     /// The card round's number; 0 for the TAC phase.
     pub round: u32,
@@ -179,7 +179,7 @@ pub struct Faced {
 }
 
 /// One figure's cards, face up.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FacedPlay {
     /// The figure's id.
     pub figure: String,
