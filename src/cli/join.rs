@@ -47,6 +47,8 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
     let typed = typed_lines();
     let start = Instant::now();
     let mut printed = 0;
+    let mut announced = false;
+    let mut over = false;
     let mut own_shown = Vec::new();
     loop {
         for m in link.pump() {
@@ -68,9 +70,8 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
             );
             return 1;
         }
-        if printed == 0
-            && let Some(w) = &mirror.welcome
-        {
+        if !announced && let Some(w) = &mirror.welcome {
+            announced = true;
             let seat = match w.seat {
                 crate::sim::side_view::Seat::Side(s) => format!(
                     "you play {}",
@@ -85,6 +86,7 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
         }
         for line in &mirror.log[printed..] {
             println!("[turn {} · {}] {line}", line.turn, line.phase);
+            over |= matches!(line.what, crate::sim::log::Happening::BattleOver { .. });
         }
         printed = mirror.log.len();
         if mirror.own != own_shown {
@@ -99,11 +101,7 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
         if let Some((order, why)) = mirror.refused.take() {
             println!("Refused: {order}: {why}");
         }
-        if mirror
-            .log
-            .iter()
-            .any(|l| matches!(l.what, crate::sim::log::Happening::BattleOver { .. }))
-        {
+        if over {
             link.leave();
             return 0;
         }

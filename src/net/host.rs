@@ -87,6 +87,11 @@ impl Host {
         self.guests.get(&who).map(|g| g.seat)
     }
 
+    /// Every connection seated now (a side or a spectator).
+    pub fn guests(&self) -> impl Iterator<Item = Who> + '_ {
+        self.guests.keys().copied()
+    }
+
     /// Lines for the host's console: who joined, was turned away or left. Taken once.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)

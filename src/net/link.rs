@@ -95,7 +95,6 @@ pub struct NetServer {
     net: App,
     host: Host,
     code: JoinCode,
-    seated: BTreeSet<Who>,
     sent_bytes: usize,
 }
 
@@ -140,7 +139,6 @@ impl NetServer {
             net,
             host,
             code,
-            seated: BTreeSet::new(),
             sent_bytes: 0,
         })
     }
@@ -186,14 +184,13 @@ impl NetServer {
             .iter(world)
             .map(Entity::to_bits)
             .collect();
-        for gone in self
-            .seated
-            .difference(&present)
-            .copied()
-            .collect::<Vec<_>>()
-        {
-            self.seated.remove(&gone);
-            self.host.left(gone);
+        let gone: Vec<Who> = self
+            .host
+            .guests()
+            .filter(|w| !present.contains(w))
+            .collect();
+        for who in gone {
+            self.host.left(who);
         }
         let hellos: Vec<FromClient<Hello>> = world
             .resource_mut::<Messages<FromClient<Hello>>>()
@@ -209,12 +206,9 @@ impl NetServer {
             let ClientId::Client(e) = h.client_id else {
                 continue;
             };
-            let who = e.to_bits();
-            let answer = self.host.hello(who, &h.message);
+            let answer = self.host.hello(e.to_bits(), &h.message);
             if answer.iter().any(|(_, m)| matches!(m, FromHost::Turned(_))) {
                 turned.push(e);
-            } else {
-                self.seated.insert(who);
             }
             out.extend(answer);
         }
