@@ -3,6 +3,7 @@
 //! `serve` and `join` play across machines (issue 30).
 
 mod check;
+mod email;
 mod join;
 mod reach;
 mod script;
@@ -140,6 +141,10 @@ pub enum Command {
     /// Host a game for players on other machines: prints the join code, plays the sides
     /// given to the computer, autosaves, and stops when the battle is over.
     Serve(serve::ServeArgs),
+    /// Play by email: begin a game, answer its first file, or read a turn file and write
+    /// the answer. Files are checked by a chain of hashes; face-down choices travel sealed.
+    #[command(subcommand)]
+    Email(email::EmailCommand),
     /// Join a hosted game at the terminal: prints the log, sends each typed line as an
     /// order (as in an orders file, e.g. `EndSide`).
     Join {
@@ -223,6 +228,7 @@ pub fn main() -> i32 {
             },
         ),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Email(cmd)) => email::run(&cmd),
         Some(Command::Join {
             code,
             side,

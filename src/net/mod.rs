@@ -15,4 +15,5 @@ pub mod code;
 pub mod host;
 pub mod link;
 pub mod mirror;
+pub mod pbem;
 pub mod protocol;

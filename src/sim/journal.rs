@@ -303,9 +303,11 @@ mod tests {
             level_name: "Test".into(),
             level_source: String::new(),
             seed: 1,
+            turn_seeds: Vec::new(),
             level: String::new(),
             ruleset: String::new(),
             orders: Vec::new(),
+            checks: Vec::new(),
             players: Vec::new(),
         };
         let mut first = Journal::begin(&dir, &rec).unwrap();

@@ -232,13 +232,51 @@ impl Game {
 
     /// A new game of `level` with dice seeded by `seed`, advanced to the first half-move.
     pub fn new(level: &Level, seed: u64) -> Game {
+        Game::with_dice(level, Dice::new(seed))
+    }
+
+    /// A new game whose every turn rolls from its own seed (a game played by email, issue
+    /// 30): `turn_seeds` are the seeds agreed so far, turn 1 first; the rest are given by
+    /// [`Game::add_turn_seed`] as they are agreed.
+    pub fn new_by_turn(level: &Level, turn_seeds: Vec<u64>) -> Game {
+        Game::with_dice(level, Dice::by_turn(0, turn_seeds))
+    }
+
+    /// The game a record starts from: one seed, or a seed for each turn.
+    fn start_of(level: &Level, rec: &record::Record) -> Game {
+        if rec.turn_seeds.is_empty() {
+            Game::new(level, rec.seed)
+        } else {
+            Game::new_by_turn(level, rec.turn_seeds.clone())
+        }
+    }
+
+    /// Gives the seed of the next turn not yet seeded, in a game rolled by turn.
+    pub fn add_turn_seed(&mut self, seed: u64) {
+        self.app
+            .world_mut()
+            .resource_mut::<Dice>()
+            .add_turn_seed(seed);
+        self.record.turn_seeds.push(seed);
+    }
+
+    /// In a game rolled by turn: the first turn that began before its seed was given. Its
+    /// dice are not the agreed ones, so the game played by email takes back the order that
+    /// began it.
+    pub fn missing_turn_seed(&self) -> Option<u32> {
+        self.app.world().resource::<Dice>().missing_turn_seed()
+    }
+
+    fn with_dice(level: &Level, dice: Dice) -> Game {
+        let seed = dice.seed;
+        let turn_seeds = dice.turn_seeds().to_vec();
         let mut app = App::new();
         app.add_plugins(SimPlugin);
         let sides = level.file.sides.clone();
         app.insert_resource(Rules(std::sync::Arc::new(level.rules.clone())))
             .insert_resource(Map(level.board.clone()))
             .insert_resource(Sides(sides.clone()))
-            .insert_resource(Dice::new(seed))
+            .insert_resource(dice)
             .insert_resource(GameLog::default())
             .insert_resource(TurnState {
                 sides: sides.len() as u8,
@@ -272,9 +310,11 @@ impl Game {
             level_name: level.file.name.clone(),
             level_source: level.source.clone(),
             seed,
+            turn_seeds,
             level: level.text.clone(),
             ruleset: ron::ser::to_string_pretty(&level.rules, cfg).unwrap_or_default(),
             orders: Vec::new(),
+            checks: Vec::new(),
             players: Vec::new(),
         };
         let mut g = Game {
@@ -294,10 +334,16 @@ impl Game {
     pub fn from_record(rec: &record::Record) -> Result<Game, record::SaveError> {
         use record::SaveError;
         let level = rec.level()?;
-        let mut g = Game::new(&level, rec.seed);
+        let mut g = Game::start_of(&level, rec);
         for (i, o) in rec.orders.iter().enumerate() {
             g.order(o)
                 .map_err(|r| SaveError::Replay(format!("order {} ({o}) is refused: {r}", i + 1)))?;
+            if let Some(after) = g.parts_from(rec, i + 1) {
+                return Err(SaveError::Replay(format!(
+                    "after order {after} the board differs from the game as it was played \
+                     (another build or other rules play it differently)"
+                )));
+            }
         }
         g.set_players(rec.players.clone());
         Ok(g)
@@ -311,10 +357,15 @@ impl Game {
     /// [`Game::from_record`].
     pub fn from_save(rec: &record::Record) -> Result<(Game, Option<String>), record::SaveError> {
         let level = rec.level()?;
-        let mut g = Game::new(&level, rec.seed);
+        let mut g = Game::start_of(&level, rec);
         let mut stopped = None;
+        let mut parted = None;
         for (i, o) in rec.orders.iter().enumerate() {
-            if let Err(r) = g.order(o) {
+            let refused = g.order(o);
+            if refused.is_ok() && parted.is_none() {
+                parted = g.parts_from(rec, i + 1);
+            }
+            if let Err(r) = refused {
                 stopped = Some(format!(
                     "order {} of {} ({o}) is refused by this version's rules: {r}. The game is \
                      loaded as it stood before that order; the save file is left as it was.",
@@ -323,6 +374,16 @@ impl Game {
                 ));
                 break;
             }
+        }
+        if let Some(after) = parted {
+            let note = format!(
+                "after order {after} the board differs from the game as it was saved: this \
+                 version's rules play it differently from there on."
+            );
+            stopped = Some(match stopped {
+                Some(s) => format!("{note} {s}"),
+                None => note,
+            });
         }
         g.set_players(rec.players.clone());
         Ok((g, stopped))
@@ -451,6 +512,13 @@ impl Game {
         }
         self.run_until_orders();
         self.record.orders.push(order.clone());
+        let n = self.record.orders.len();
+        if n.is_multiple_of(record::STATE_CHECK_EVERY) {
+            let hash = self.state_hash();
+            self.record
+                .checks
+                .push(record::StateCheck { after: n, hash });
+        }
         if let Some(j) = self.journal.as_mut() {
             j.order(self.record.orders.len() - 1, order);
         }
@@ -463,6 +531,26 @@ impl Game {
             self.undo_floor = self.record.orders.len();
         }
         Ok(())
+    }
+
+    /// A hash of the board, the phase and who is awaited (the public snapshot without its
+    /// log, whose words may change between builds): two games alike have the same.
+    pub fn state_hash(&mut self) -> String {
+        let mut s = self.snapshot();
+        s.log.clear();
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
+    }
+
+    /// After replaying the first `n` orders of `rec`: `Some(n)` when `rec` kept the board's
+    /// hash there and this game's differs.
+    fn parts_from(&self, rec: &record::Record, n: usize) -> Option<usize> {
+        if !n.is_multiple_of(record::STATE_CHECK_EVERY) {
+            return None;
+        }
+        let kept = rec.checks.iter().find(|c| c.after == n)?;
+        let mine = self.record.checks.last().filter(|c| c.after == n);
+        (mine != Some(kept)).then_some(n)
     }
 
     /// Rebuilds the game from its record (the accepted orders), throwing away whatever a

@@ -266,6 +266,7 @@ pub fn roll_initiative(
     let phase = *phase.get();
     if phase == Phase::Initiative {
         turn.turn += 1;
+        dice.begin_turn(turn.turn);
         log_happening(
             &mut log,
             &turn,

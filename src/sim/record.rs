@@ -26,18 +26,39 @@ pub struct Record {
     pub level_source: String,
     /// The dice seed.
     pub seed: u64,
+    /// A game played by email rolls each turn from its own seed, made by both players
+    /// together (turn 1 first); empty in a game with one seed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_seeds: Vec<u64>,
     /// The level file's text.
     pub level: String,
     /// The ruleset, as RON (saved whole so the game loads even if the file changed).
     pub ruleset: String,
     /// Orders accepted so far, in order.
     pub orders: Vec<Order>,
+    /// A hash of the board every [`STATE_CHECK_EVERY`] orders, as the game was played: a
+    /// replay (a load, an undo, another build) that parts from it says after which order
+    /// (issue 30). Empty in saves written before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<StateCheck>,
     /// Who plays each side, in side order, so a loaded game (or an undo, which replays the
     /// record) is played by the same people and computers at the same strength. Empty in a
     /// game nobody assigned (the command line) and in saves written before it was kept: the
     /// level file's sides are used then.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<Player>,
+}
+
+/// How many orders apart the record keeps a hash of the board.
+pub const STATE_CHECK_EVERY: usize = 50;
+
+/// The board's hash after some order of the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateCheck {
+    /// How many orders had been played.
+    pub after: usize,
+    /// [`super::Game::state_hash`] then, hex.
+    pub hash: String,
 }
 
 /// Who plays one side of a saved game.

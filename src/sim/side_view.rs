@@ -107,6 +107,13 @@ impl Game {
         let world = self.app.world_mut();
         let turn = world.resource::<TurnState>();
         let unit = match order {
+            // D3: in a fire phase it ends the sub-step of the side whose step it is. In a
+            // melee's choices and the charge declarations it passes every figure still
+            // awaited, of every side: no one side's to give.
+            Order::EndSide if super::fire::waiting(world) => {
+                return super::fire::current_step(world).map(|s| s.side);
+            }
+            Order::EndSide if melee_or_charge_waits(world) => return None,
             Order::EndSide => return turn.side_to_move(),
             Order::PassMelee { side } => {
                 return turn
@@ -143,6 +150,11 @@ impl Game {
             .and_then(|g| g.get(unit))
             .map(|g| g.side)
     }
+}
+
+/// True in a melee's choices or the charge declarations, where `EndSide` passes for all.
+fn melee_or_charge_waits(world: &World) -> bool {
+    super::melee::waiting(world) || super::charge::waiting(world)
 }
 
 /// The face-down choices of `side`'s figures that are still hidden from the other sides.

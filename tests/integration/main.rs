@@ -16,6 +16,7 @@ mod melee;
 mod melee_ends;
 mod net;
 mod order_integrity;
+mod pbem;
 mod reach_props;
 mod refusals;
 mod rout;

@@ -207,3 +207,37 @@ fn saves_from_before_the_order_router_load_and_replay_the_same_game() {
         "the replayed logs differ from the ones the old code wrote: {differ:?}"
     );
 }
+
+/// Issue 30, item 4: "the record carries a hash of the state every N orders, so a replay or
+/// a client that diverges says at which order".
+#[test]
+fn a_replay_that_parts_from_the_game_as_played_says_after_which_order() {
+    use warhorse::ai::AiLevel;
+    use warhorse::sim::record::STATE_CHECK_EVERY;
+    let level = warhorse::level::default_level().expect("the default level");
+    let (_, game) =
+        warhorse::ai::bout::play_game(&level, 5, 4, &[AiLevel::Table, AiLevel::Table], None);
+    let rec = game.record().clone();
+    assert!(
+        rec.orders.len() >= 2 * STATE_CHECK_EVERY,
+        "{}",
+        rec.orders.len()
+    );
+    assert_eq!(rec.checks.len(), rec.orders.len() / STATE_CHECK_EVERY);
+    assert_eq!(rec.checks[1].after, 2 * STATE_CHECK_EVERY);
+    // The record as played replays, and keeps the same checks.
+    let again = Game::from_record(&rec).expect("the record replays");
+    assert_eq!(again.record(), &rec);
+    // A board that differs at the second check (here: the kept hash is not this game's) is
+    // named by its order, by the strict replay and by the load that goes on regardless.
+    let mut parted = rec.clone();
+    parted.checks[1].hash = "0".repeat(16);
+    let e = Game::from_record(&parted)
+        .map(|_| ())
+        .expect_err("a replay that parts");
+    let after = format!("after order {}", 2 * STATE_CHECK_EVERY);
+    assert!(e.to_string().contains(&after), "{e}");
+    let (loaded, note) = Game::from_save(&parted).expect("the load goes on");
+    assert!(note.expect("a note").contains(&after));
+    assert_eq!(loaded.record().orders, rec.orders);
+}
