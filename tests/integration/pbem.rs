@@ -282,3 +282,41 @@ fn pbem_a_face_down_order_opened_as_another_is_refused() {
     // The file as sent reads, and the game goes on.
     other.read(&opening).expect("the file as sent");
 }
+
+#[test]
+fn pbem_a_turn_begun_before_its_seed_is_agreed_is_named_and_the_seeds_roll_each_turn() {
+    use warhorse::ai::side_to_act;
+    let level = warhorse::level::default_level().expect("the default level");
+    let play_to_turn_2 = |seeds: Vec<u64>| {
+        let mut g = Game::new_by_turn(&level, seeds);
+        for _ in 0..5000 {
+            let turn = g.snapshot().turn;
+            if turn >= 2 || g.outcome().is_some() {
+                break;
+            }
+            let side = side_to_act(&mut g).expect("a side to act");
+            let order = next_order(&mut g, side).expect("an order");
+            g.order(&order).expect("the computer's order");
+        }
+        g
+    };
+    let g = play_to_turn_2(vec![7]);
+    assert_eq!(
+        g.missing_turn_seed(),
+        Some(2),
+        "turn 2 began without its seed"
+    );
+    let a = play_to_turn_2(vec![7, 8]);
+    let b = play_to_turn_2(vec![7, 9]);
+    assert_eq!(a.missing_turn_seed(), None);
+    assert_eq!(a.record().orders, b.record().orders, "turn 1 alike");
+    let rolls = |g: &Game| -> Vec<String> {
+        g.log()
+            .iter()
+            .filter(|l| l.turn == 2 && l.roll.is_some())
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert!(!rolls(&a).is_empty(), "turn 2 rolls for initiative");
+    assert_ne!(rolls(&a), rolls(&b), "turn 2 rolls from its own seed");
+}

@@ -2,7 +2,7 @@
 //! turn's seed is a hash of the two. Whoever shows a value first does so only after the other
 //! has committed to theirs (a hash of it), so neither can choose the dice, and a player who
 //! replays the game at home gets the same rolls, never new ones. A turn's seed is agreed
-//! turns ahead, while the game is still short of it.
+//! during the turn before it.
 
 use super::PbemError;
 use super::file::{DiceWord, dice_commitment, fresh_value, hash_of};

@@ -40,9 +40,12 @@ use std::collections::BTreeMap;
 /// Tells a player's state file from any other JSON file.
 const STATE_MARK: &str = "warhorse game by email";
 
-/// How many turns ahead the dice are agreed: a turn's seed is agreed over the files of the
-/// turns before it, so a game seldom waits for one.
-const DICE_AHEAD: u32 = 2;
+/// How many turns ahead the dice are agreed. A turn's seed must be known before the order
+/// that begins the turn, so it is agreed over the files of the turn before: both players can
+/// compute the next turn's rolls during the last part of this one (neither can change
+/// them). One turn ahead keeps that short; a seed not agreed in time refuses the order that
+/// would begin its turn ([`PbemError::DiceNotAgreed`]) until the next files agree it.
+const DICE_AHEAD: u32 = 1;
 
 /// One place of the record, as this player knows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
