@@ -27,3 +27,4 @@ mod tests_fidelity;
 pub mod victory;
 #[cfg(test)]
 mod victory_tests;
+pub mod words;

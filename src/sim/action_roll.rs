@@ -79,10 +79,11 @@ pub fn apply_action_roll(world: &mut World, unit: &str) -> Result<(), Refusal> {
     }
     if phase.is_half_move() && turn.side_to_move() != Some(group.side) {
         return refuse(format!(
-            "D4: it is not {}'s half-move",
+            "D4: it is not {} half-move",
             turn.side_names
                 .get(group.side as usize)
-                .map_or("its side", |s| s.as_str())
+                .map_or("its side's".into(), |s| crate::rules::words::SideWords(s)
+                    .possessive())
         ));
     }
     // The kept public view, brought up to date (this order comes before every unit's moves).

@@ -144,7 +144,10 @@ fn enter_half_move(world: &mut World) {
         &mut log,
         &turn,
         phase,
-        format!("{first} moves first (D4)."),
+        format!(
+            "{first} {} first (D4).",
+            crate::rules::words::SideWords(&first).verb("moves", "move")
+        ),
         None,
     );
     world.resource_mut::<TurnState>().pending = false;

@@ -7,6 +7,7 @@
 use super::dice::Dice;
 use super::log::{GameLog, Happening, LogEntry, Roll};
 use crate::rules::fire::SubStep;
+use crate::rules::words::SideWords;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -279,9 +280,11 @@ pub fn roll_initiative(
     let n = turn.sides as usize;
     if let (Phase::Initiative, 1, Some(s), 2) = (phase, turn.turn, turn.surprised, n) {
         let winner = 1 - s as usize;
+        let (caught, quick) = (&turn.side_names[s as usize], &turn.side_names[winner]);
         let text = format!(
-            "{} is taken by surprise: {} has the initiative in the first turn (D1).",
-            turn.side_names[s as usize], turn.side_names[winner]
+            "{caught} {} taken by surprise: {quick} {} the initiative in the first turn (D1).",
+            SideWords(caught).verb("is", "are"),
+            SideWords(quick).verb("has", "have"),
         );
         let what = Happening::InitiativeWon {
             side: winner as u8,
@@ -313,7 +316,10 @@ pub fn roll_initiative(
             vals.push((s, v));
             best = best.max(v);
             let by = turn.side_names[s].clone();
-            let text = format!("{by} rolls {v} for initiative (D1).");
+            let text = format!(
+                "{by} {} {v} for initiative (D1).",
+                SideWords(&by).verb("rolls", "roll")
+            );
             log_happening(
                 &mut log,
                 &turn,
@@ -353,9 +359,12 @@ pub fn roll_initiative(
     order.extend((0..turn.sides).filter(|&s| s as usize != winner));
     turn.move_order = order;
     turn.active = 0;
+    let first = SideWords(&turn.side_names[winner]);
     let text = format!(
-        "{} wins the initiative and moves first.",
-        turn.side_names[winner]
+        "{} {} the initiative and {} first.",
+        first.0,
+        first.verb("wins", "win"),
+        first.verb("moves", "move")
     );
     let what = Happening::InitiativeWon {
         side: winner as u8,
@@ -406,11 +415,14 @@ fn by_dexterity(
         })
         .collect();
     let text = if contenders.len() == 1 {
+        let quick = SideWords(&turn.side_names[contenders[0]]);
         format!(
-            "Initiative by Dexterity (D1 option): {}; {} is the quicker and acts first in fire, \
+            "Initiative by Dexterity (D1 option): {}; {} {} the quicker and {} first in fire, \
              spells and movement.",
             words.join(", "),
-            turn.side_names[contenders[0]]
+            quick.0,
+            quick.verb("is", "are"),
+            quick.verb("acts", "act")
         )
     } else {
         format!(

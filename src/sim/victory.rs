@@ -225,9 +225,10 @@ pub fn judge(
         .observe(&j.victory, &facts, size, turn.turn, turn_end);
     for i in achieved {
         let o = &j.victory.objectives[i];
+        let side = turn.side_name(o.side);
         let text = format!(
-            "{} achieves an objective: {}{}.",
-            turn.side_name(o.side),
+            "{side} {} an objective: {}{}.",
+            crate::rules::words::SideWords(&side).verb("achieves", "achieve"),
             o.name,
             match o.points {
                 0 => String::new(),
@@ -247,7 +248,11 @@ pub fn judge(
         .decide(&j.victory, &facts, turn.sides, turn.turn, last)
     {
         let who = match out.winner {
-            Some(s) => format!("{} wins", turn.side_name(s)),
+            Some(s) => {
+                let name = turn.side_name(s);
+                let w = crate::rules::words::SideWords(&name);
+                format!("{name} {}", w.verb("wins", "win"))
+            }
             None => "It is a draw".into(),
         };
         let points: Vec<String> = out

@@ -422,7 +422,11 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
     let over = active.game.outcome().map(|o| match o.winner {
-        Some(w) => format!("{} wins", active.game.turn_state().side_name(w)),
+        Some(w) => {
+            let name = active.game.turn_state().side_name(w);
+            let verb = crate::rules::words::SideWords(&name).verb("wins", "win");
+            format!("{name} {verb}")
+        }
         None => "a draw".to_string(),
     });
     let game = &active.game;

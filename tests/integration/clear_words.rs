@@ -92,3 +92,92 @@ fn control_characters_in_file_names_are_printed_escaped() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 34: "plurals and possessives right" — a side named as a plural ("Germans",
+/// "Wardens") is never "Germans wins", "Germans has" or "Germans's" in the log.
+#[test]
+fn a_side_named_as_a_plural_takes_a_plural_verb_in_every_log_line() {
+    use warhorse::ai::AiLevel;
+    const SINGULAR: [&str; 13] = [
+        "wins", "has", "is", "rolls", "moves", "ends", "achieves", "keeps", "acts", "fires",
+        "casts", "performs", "does",
+    ];
+    let mut plural_sides = 0;
+    let mut lines = 0;
+    for entry in std::fs::read_dir("levels").expect("levels") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ron") {
+            continue;
+        }
+        let level = load_level_file(&path).expect("a level");
+        let plurals: Vec<String> = level
+            .file
+            .sides
+            .iter()
+            .map(|s| s.name.clone())
+            .filter(|n| n.ends_with('s'))
+            .collect();
+        if plurals.is_empty() {
+            continue;
+        }
+        plural_sides += plurals.len();
+        let (_, game) =
+            warhorse::ai::bout::play_game(&level, 3, 4, &[AiLevel::Table, AiLevel::Table], None);
+        for line in game.log().iter().map(ToString::to_string) {
+            for side in &plurals {
+                lines += usize::from(line.contains(side.as_str()));
+                assert!(
+                    !line.contains(&format!("{side}'s")),
+                    "{}: {line}",
+                    path.display()
+                );
+                for verb in SINGULAR {
+                    let said = format!("{side} {verb}");
+                    let whole_word = line.match_indices(&said).any(|(at, _)| {
+                        !line[at + said.len()..].starts_with(|c: char| c.is_alphabetic())
+                    });
+                    assert!(!whole_word, "{}: {line}", path.display());
+                }
+            }
+        }
+    }
+    assert!(
+        plural_sides >= 4,
+        "levels with plural side names: {plural_sides}"
+    );
+    assert!(lines > 20, "log lines naming them: {lines}");
+}
+
+/// Issue 34: what a player reads — a level's name, description, briefings and objectives,
+/// and the rules window — names no file of docs/ and no issue of ours.
+#[test]
+fn what_a_player_reads_names_no_docs_file_and_no_issue() {
+    let developer = |text: &str| {
+        text.contains("docs/")
+            || text
+                .match_indices("issue ")
+                .any(|(at, w)| text[at + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let mut read = 0;
+    for entry in std::fs::read_dir("levels").expect("levels") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ron") {
+            continue;
+        }
+        let level = load_level_file(&path).expect("a level");
+        let mut texts = vec![level.file.name.clone(), level.file.description.clone()];
+        texts.extend(level.file.sides.iter().map(|s| s.briefing.clone()));
+        if let Some(v) = &level.file.victory {
+            texts.extend(v.objectives.iter().map(|o| o.name.clone()));
+        }
+        for t in texts {
+            assert!(!developer(&t), "{}: {t}", path.display());
+            read += 1;
+        }
+    }
+    assert!(read > 40, "{read} texts read");
+    let rules = warhorse::ui::screens::rules_reader::RULES_MD;
+    for line in rules.lines() {
+        assert!(!developer(line), "the rules window: {line}");
+    }
+}

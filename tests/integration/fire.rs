@@ -365,7 +365,7 @@ fn a11_mounted_fire_halved_in_play() {
     let odds = fire::fire_odds(g.world_for_tests_mut(), "cav", "sq").unwrap();
     assert!(odds.parts.iter().any(|p| p.0.contains("(A11)")), "{odds:?}");
     let foot = fire::fire_odds(g.world_for_tests_mut(), "sq2", "sq").unwrap_err();
-    assert!(foot.0.contains("Germans's turn"), "{foot}");
+    assert!(foot.0.contains("Germans' turn"), "{foot}");
 }
 
 #[test]

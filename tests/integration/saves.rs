@@ -175,7 +175,10 @@ fn fnv(s: &str) -> u64 {
 /// of its 96 orders, say). [`Game::from_save`] loads such a save as far as it replays and
 /// says which order stopped it; the MANIFEST pins that prefix and its log. The two games the
 /// correction did not touch, `realms_hedgerow` and `realms_night_ambush`, replay whole to the
-/// logs the old code wrote.
+/// logs the old code wrote. Issue 34 then put a side named as a plural in plural words
+/// ("Germans win", not "Germans wins"): the six games whose sides are Germans, Soviets,
+/// Wardens, Ghouls or Raiders replay the same orders to logs that differ only in those words,
+/// and their digests were taken again.
 #[test]
 fn saves_from_before_the_order_router_load_and_replay_the_same_game() {
     let dir = std::path::Path::new("tests/fixtures/saves-before-router");

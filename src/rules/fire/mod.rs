@@ -43,6 +43,24 @@ impl SubStep {
     /// The three kinds in the order D3 plays them.
     pub const ORDER: [SubStep; 3] = [SubStep::Cast, SubStep::Fire, SubStep::Misc];
 
+    /// What a side whose name reads as a plural does in it ("fire missiles").
+    pub fn label_plural(self) -> &'static str {
+        match self {
+            SubStep::Cast => "cast spells",
+            SubStep::Fire => "fire missiles",
+            SubStep::Misc => "perform other activities",
+        }
+    }
+
+    /// What `side` does in it, in a sentence that begins with its name.
+    pub fn label_for(self, side: &str) -> &'static str {
+        if crate::rules::words::SideWords(side).plural() {
+            self.label_plural()
+        } else {
+            self.label()
+        }
+    }
+
     /// What the side does in it, for the log and the window.
     pub fn label(self) -> &'static str {
         match self {

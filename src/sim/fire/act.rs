@@ -40,16 +40,16 @@ pub(super) fn check_turn(
     let turn = world.resource::<TurnState>();
     let side = fight.fighters[i].side;
     if step.kind != kind {
+        let name = turn.side_name(step.side);
         return refuse(format!(
-            "D3: it is the sub-step in which {} {}: spells come first, then missiles, winner before loser",
-            turn.side_name(step.side),
-            step.kind.label()
+            "D3: it is the sub-step in which {name} {}: spells come first, then missiles, winner before loser",
+            step.kind.label_for(&name)
         ));
     }
     if step.side != side {
         return refuse(format!(
-            "D3: it is {}'s turn to act; {} belongs to {}",
-            turn.side_name(step.side),
+            "D3: it is {} turn to act; {} belongs to {}",
+            crate::rules::words::SideWords(&turn.side_name(step.side)).possessive(),
             fight.fighters[i].id,
             turn.side_name(side)
         ));
@@ -69,10 +69,15 @@ pub(crate) fn end_step(world: &mut World) -> Result<(), Refusal> {
             step_at(&turn.move_order, step.index + 1),
         )
     };
-    log_now(
-        world,
-        format!("{name} is done: it {} no more (D3).", step.kind.label()),
-    );
+    log_now(world, {
+        let w = crate::rules::words::SideWords(&name);
+        format!(
+            "{name} {} done: {} {} no more (D3).",
+            w.verb("is", "are"),
+            w.it(),
+            step.kind.label_for(&name)
+        )
+    });
     world.resource_mut::<FireBook>().acted_in_step = false;
     world.resource_mut::<TurnState>().fire = next.or(Some(FireStep {
         index: step.index + 1,

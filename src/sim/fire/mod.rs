@@ -286,18 +286,39 @@ pub fn fire_phase(world: &mut World) {
             };
             if announce {
                 let name = world.resource::<TurnState>().side_name(step.side);
-                log_now(world, format!("{name} {} (D3).", step.kind.label()));
+                log_now(
+                    world,
+                    format!("{name} {} (D3).", step.kind.label_for(&name)),
+                );
             }
             return;
         }
         let name = world.resource::<TurnState>().side_name(step.side);
         let acted = std::mem::take(&mut world.resource_mut::<FireBook>().acted_in_step);
-        let why = match step.kind {
-            SubStep::Cast if acted => "has no other spell it could cast: its sub-step ends",
-            SubStep::Cast => "has no spell it could cast: passes",
-            SubStep::Fire if acted => "has no other shot it could loose: its sub-step ends",
-            SubStep::Fire => "has nothing it could shoot at: passes",
-            SubStep::Misc => "does its other activities in its half-move (Activity orders): passes",
+        let plural = crate::rules::words::SideWords(&name).plural();
+        let why = match (step.kind, plural) {
+            (SubStep::Cast, false) if acted => {
+                "has no other spell it could cast: its sub-step ends"
+            }
+            (SubStep::Cast, true) if acted => {
+                "have no other spell they could cast: their sub-step ends"
+            }
+            (SubStep::Cast, false) => "has no spell it could cast: passes",
+            (SubStep::Cast, true) => "have no spell they could cast: pass",
+            (SubStep::Fire, false) if acted => {
+                "has no other shot it could loose: its sub-step ends"
+            }
+            (SubStep::Fire, true) if acted => {
+                "have no other shot they could loose: their sub-step ends"
+            }
+            (SubStep::Fire, false) => "has nothing it could shoot at: passes",
+            (SubStep::Fire, true) => "have nothing they could shoot at: pass",
+            (SubStep::Misc, false) => {
+                "does its other activities in its half-move (Activity orders): passes"
+            }
+            (SubStep::Misc, true) => {
+                "do their other activities in their half-move (Activity orders): pass"
+            }
         };
         log_now(world, format!("{name} {why} (D3)."));
         index += 1;

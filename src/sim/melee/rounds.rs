@@ -52,13 +52,17 @@ pub fn melee_phase(world: &mut World) {
         let att = world.resource::<TurnState>().side_name(fight.attacker);
         let first = match &fight.first_half {
             Some(f) if f.attacker != fight.attacker && !f.pairs.is_empty() => format!(
-                " — but where contact was made in the first half-move ({}), {} keeps the first initiative's attack",
+                " — but where contact was made in the first half-move ({}), {} {} the first initiative's attack",
                 f.pairs
                     .iter()
                     .map(|(a, b)| format!("{a} and {b}"))
                     .collect::<Vec<_>>()
                     .join(", "),
-                world.resource::<TurnState>().side_name(f.attacker)
+                world.resource::<TurnState>().side_name(f.attacker),
+                crate::rules::words::SideWords(
+                    &world.resource::<TurnState>().side_name(f.attacker)
+                )
+                .verb("keeps", "keep")
             ),
             _ => String::new(),
         };
@@ -66,8 +70,9 @@ pub fn melee_phase(world: &mut World) {
             world,
             phase,
             format!(
-                "Melee: {} take part; {att} won the initiative and is the attacker{first} (D6). Blows are restored.",
-                names.join(", ")
+                "Melee: {} take part; {att} won the initiative and {} the attacker{first} (D6). Blows are restored.",
+                names.join(", "),
+                crate::rules::words::SideWords(&att).verb("is", "are")
             ),
         );
         write_back(world, &fight, &entities, false);

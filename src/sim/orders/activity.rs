@@ -90,7 +90,10 @@ pub(crate) fn end_side(world: &mut World, phase: Phase) -> Result<(), Refusal> {
     crate::sim::phase::log_what(
         world,
         phase,
-        format!("{name} ends its half-move."),
+        {
+            let w = crate::rules::words::SideWords(&name);
+            format!("{name} {} {} half-move.", w.verb("ends", "end"), w.its())
+        },
         crate::sim::log::Happening::HalfMoveEnded { side },
     );
     let mut turn = world.resource_mut::<TurnState>();

@@ -42,7 +42,8 @@ pub(crate) fn own_unit(world: &mut World, id: &str) -> Result<Entity, Refusal> {
             .side_to_move()
             .map_or("nobody".into(), |s| side_name(world, s));
         return refuse(format!(
-            "D4: it is {mover}'s half-move; {id} belongs to {}",
+            "D4: it is {} half-move; {id} belongs to {}",
+            crate::rules::words::SideWords(&mover).possessive(),
             side_name(world, side)
         ));
     }

@@ -249,7 +249,9 @@ pub fn initiative_text(view: &GameView) -> String {
         t.push_str(&format!("; second: {}", second.join(", ")));
     }
     if let Some(w) = view.initiative {
-        t.push_str(&format!(" — {} has it", view.side_name(w)));
+        let name = view.side_name(w);
+        let has = crate::rules::words::SideWords(&name).verb("has", "have");
+        t.push_str(&format!(" — {name} {has} it"));
     }
     t
 }

@@ -200,7 +200,10 @@ pub fn lock_orders(world: &mut World) {
     let lock = side
         .filter(|(s, _)| controls.get(usize::from(*s)) == Some(&Control::Ai))
         .map(|(_, name)| {
-            format!("{name} is played by the computer: wait, or press Space to fast-forward.")
+            format!(
+                "{name} {} played by the computer: wait, or press Space to fast-forward.",
+                crate::rules::words::SideWords(&name).verb("is", "are")
+            )
         });
     if let Some(mut l) = world.get_resource_mut::<OrderLock>() {
         l.set_if_neq(OrderLock(lock));

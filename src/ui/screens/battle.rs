@@ -371,7 +371,10 @@ fn end_screen(ctx: &egui::Context, view: &BattleView) -> Option<EndChoice> {
         .default_width(480.0)
         .show(ctx, |ui| {
             let title = match &out.winner {
-                Some(w) => format!("{w} wins"),
+                Some(w) => format!(
+                    "{w} {}",
+                    crate::rules::words::SideWords(w).verb("wins", "win")
+                ),
                 None => "A draw".into(),
             };
             let colour = view

@@ -219,7 +219,11 @@ pub fn show_fire(
     focus: &mut Option<String>,
 ) -> Option<Order> {
     let mut out = None;
-    let title = format!("{} {} (D3)", overlay.side_name, overlay.kind.label());
+    let title = format!(
+        "{} {} (D3)",
+        overlay.side_name,
+        overlay.kind.label_for(&overlay.side_name)
+    );
     let free = crate::ui::play::panels::free_area(ctx);
     super::surface::map_window(title, "warhorse-fire", free, 560.0).show(ctx, |ui| {
         ui.label(match overlay.kind {
@@ -249,8 +253,8 @@ pub fn show_fire(
         ui.separator();
         if ui
             .button(format!(
-                "Done — end {}'s turn to act (Enter)",
-                overlay.side_name
+                "Done — end {} turn to act (Enter)",
+                crate::rules::words::SideWords(&overlay.side_name).possessive()
             ))
             .clicked()
         {

@@ -106,6 +106,10 @@ fn apply_window(settings: Res<Settings>, mut windows: Query<&mut Window, With<Pr
 pub fn apply_to_egui(mut contexts: EguiContexts, settings: Res<Settings>) -> Result {
     let ctx = contexts.ctx_mut()?;
     set_palette(ctx, settings.palette);
+    if ctx.data(|d| d.get_temp::<bool>(fonts_id())).is_none() {
+        ctx.set_fonts(fonts_with_arrows());
+        ctx.data_mut(|d| d.insert_temp(fonts_id(), true));
+    }
     if settings.is_changed() {
         // The scale is the setting's: egui's own Ctrl +/- zoom would be undone every frame.
         ctx.options_mut(|o| o.zoom_with_keyboard = false);
@@ -114,6 +118,24 @@ pub fn apply_to_egui(mut contexts: EguiContexts, settings: Res<Settings>) -> Res
         ctx.set_zoom_factor(settings.ui_scale);
     }
     Ok(())
+}
+
+fn fonts_id() -> egui::Id {
+    egui::Id::new("warhorse-fonts")
+}
+
+/// egui's fonts with Hack after the text font: egui's text font (Ubuntu Light) has no arrows
+/// (→ ← ↑ ↓), which the log, the card table and the fire window print, and drew each as a box
+/// (issue 34). Hack, which egui ships for code, has them; as the last fallback of the text
+/// family it lends only the glyphs the others lack.
+pub fn fonts_with_arrows() -> egui::FontDefinitions {
+    let mut fonts = egui::FontDefinitions::default();
+    if let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional)
+        && !family.iter().any(|f| f == "Hack")
+    {
+        family.push("Hack".into());
+    }
+    fonts
 }
 
 fn palette_id() -> egui::Id {

@@ -139,3 +139,21 @@ fn esc_closes_the_settings_window_even_when_one_of_its_buttons_has_the_focus() {
         assert_eq!(open, !esc);
     }
 }
+
+/// Issue 34: "a missing '→' glyph drawn as a box". Every arrow and mark the screens print is
+/// in the text font once Hack lends what Ubuntu Light lacks.
+#[test]
+fn the_text_font_has_every_arrow_the_screens_print() {
+    let printed = "→←↑↓—½·×";
+    let has = |fonts: Option<egui::FontDefinitions>| {
+        let ctx = egui::Context::default();
+        if let Some(f) = fonts {
+            ctx.set_fonts(f);
+        }
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
+        ctx.fonts_mut(|f| f.has_glyphs(&egui::FontId::proportional(14.0), printed))
+    };
+    assert!(!has(None), "egui's own text font lacks the arrows");
+    assert!(has(Some(fonts_with_arrows())));
+}

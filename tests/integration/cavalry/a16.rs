@@ -226,7 +226,7 @@ fn a16_no_fire_in_the_fire_phase_after_the_charge() {
         assert!(
             log[charge..]
                 .iter()
-                .any(|l| l.contains("Germans has nothing it could shoot at")
+                .any(|l| l.contains("Germans have nothing they could shoot at")
                     || l.contains("Nobody can cast a spell or shoot")),
             "seed {seed}: {log:#?}"
         );
