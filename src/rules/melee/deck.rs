@@ -391,6 +391,15 @@ pub struct Choice {
 }
 
 impl Choice {
+    /// No TAC card and no MELEE card but PASSIVE SHIELD PARRY: "standing quietly" (D7).
+    pub fn is_passive(&self) -> bool {
+        self.tac.is_none()
+            && self
+                .melee
+                .iter()
+                .all(|m| matches!(m, MeleeCard::PassiveShieldParry))
+    }
+
     /// Each card of the play as it is faced (D9), TAC first: `CLOSE at levy`,
     /// `DELIVER BLOW → levy`; a play of no card is `PASSIVE SHIELD PARRY`, "standing quietly".
     pub fn faced_words(&self) -> Vec<String> {

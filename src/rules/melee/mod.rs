@@ -188,6 +188,11 @@ pub struct FacedPlay {
 }
 
 impl Faced {
+    /// Every figure stood quietly: a round in which nothing was played (D7).
+    pub fn all_passive(&self) -> bool {
+        self.plays.iter().all(|p| p.choice.is_passive())
+    }
+
     /// `TAC phase` or `Card round 3`: what the round is called in the log and the reveal.
     pub fn title(&self) -> String {
         if self.round == 0 {

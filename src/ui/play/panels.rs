@@ -151,7 +151,7 @@ fn draw_panels(
                     .corner_radius(6.0)
                     .show(ui, |ui| {
                         ui.set_max_width(560.0);
-                        ui.colored_label(egui::Color32::WHITE, printable(&feedback.status));
+                        ui.colored_label(egui::Color32::WHITE, feedback.status.as_str());
                     });
             });
     }
@@ -167,11 +167,6 @@ fn draw_panels(
         bottom: (ctx.viewport_rect().max.y - bottom.min.y).max(0.0),
     });
     actions.write_batch(out);
-}
-
-/// Text with the arrows egui's default fonts lack spelled in ASCII.
-pub fn printable(s: &str) -> String {
-    s.replace('→', "->").replace('←', "<-")
 }
 
 fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
@@ -277,7 +272,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
     } else {
         feedback.status.clone()
     };
-    ui.colored_label(colour, format!("▶ {}", printable(&status)));
+    ui.colored_label(colour, format!("▶ {status}"));
     ui.separator();
     egui::ScrollArea::vertical()
         .stick_to_bottom(true)
@@ -289,12 +284,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
                     .as_ref()
                     .map(|r| format!("  [{} {}: {}]", r.by, r.die, r.value))
                     .unwrap_or_default();
-                let text = format!(
-                    "T{} {}: {}{roll}",
-                    l.turn,
-                    l.phase,
-                    printable(&l.to_string())
-                );
+                let text = format!("T{} {}: {}{roll}", l.turn, l.phase, l);
                 if l.roll.is_some() {
                     ui.colored_label(GOLD, text);
                 } else {

@@ -355,7 +355,7 @@ pub fn draw_ai(
             .show(ctx, |ui| match &explain.text {
                 Some(Ok(e)) => {
                     for l in explanation_lines(e) {
-                        ui.label(crate::ui::play::panels::printable(&l));
+                        ui.label(l.as_str());
                     }
                 }
                 Some(Err(why)) => {

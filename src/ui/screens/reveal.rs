@@ -108,7 +108,7 @@ fn about<'a>(line: &'a LogEntry, ids: &[String]) -> Option<&'a str> {
 /// How the reveal prints a result: the log panel's spelling (egui's default fonts have no
 /// arrows), with its die.
 fn printed(line: &LogEntry) -> String {
-    let text = crate::ui::play::panels::printable(&line.to_string());
+    let text = line.to_string();
     match &line.roll {
         Some(r) => format!("{text}  [{} {}: {}]", r.by, r.die, r.value),
         None => text,
@@ -199,13 +199,18 @@ pub fn last_round(log: &[LogEntry], from: usize) -> Option<(&Faced, Vec<&LogEntr
     Some((faced, results))
 }
 
-/// The reveal of the last round faced in `log[from..]`, fight by fight.
+/// The reveal of the last round faced in `log[from..]`, fight by fight. A round in which
+/// every figure stood quietly asks for no reveal (issue 34): there is nothing to show, and the
+/// log keeps its line.
 pub fn reveal_of(
     log: &[LogEntry],
     from: usize,
     sides: &BTreeMap<String, u8>,
 ) -> Option<RevealView> {
     let (faced, results) = last_round(log, from)?;
+    if faced.all_passive() {
+        return None;
+    }
     let (fights, other) = fights_of(faced, &results, sides);
     Some(RevealView {
         title: faced.title(),
@@ -434,6 +439,27 @@ mod tests {
         crate::sim::log::roll_to_hit(by, at, 55, roll, false)
     }
 
+    /// Issue 34: "an all-pass round asks for no reveal".
+    #[test]
+    fn a_round_where_every_figure_stood_quietly_asks_for_no_reveal() {
+        let passive = vec![MeleeCard::PassiveShieldParry];
+        let quiet = vec![faced(
+            4,
+            vec![play("a", None, vec![]), play("b", None, passive.clone())],
+        )];
+        assert!(reveal_of(&quiet, 0, &BTreeMap::new()).is_none());
+        let one_blow = vec![faced(
+            4,
+            vec![play("a", None, vec![blow("b")]), play("b", None, passive)],
+        )];
+        assert!(reveal_of(&one_blow, 0, &BTreeMap::new()).is_some());
+        let a_tac = vec![faced(
+            0,
+            vec![play("a", Some((TacCard::Close, "b")), vec![])],
+        )];
+        assert!(reveal_of(&a_tac, 0, &BTreeMap::new()).is_some());
+    }
+
     #[test]
     fn the_last_faced_round_is_shown_without_the_waiting_lines() {
         let log = vec![
@@ -478,8 +504,8 @@ mod tests {
         );
         assert_eq!(
             printed(&line("a: DELIVER BLOW → b.", Happening::Told)),
-            "a: DELIVER BLOW -> b.",
-            "arrows spelled out"
+            "a: DELIVER BLOW → b.",
+            "arrows as the rules print them: the text font has them"
         );
         assert_eq!(last_round(&log, 4), None, "nothing faced after line 4");
     }
