@@ -132,7 +132,10 @@ fn turn(p: &mut Pbem, state: &Path, out: Option<&Path>) -> Result<(), String> {
         Status::TheirFile => {}
     }
     let mut printed = p.game().map_or(0, |g| g.log().len());
-    for line in std::io::stdin().lines() {
+    // Standard input is read only while the game waits for orders: lines piped for a later
+    // turn stay unread.
+    let lines = (p.status() == Status::YourOrders).then(|| std::io::stdin().lines());
+    for line in lines.into_iter().flatten() {
         let Ok(line) = line else { break };
         let line = line.trim();
         if line.is_empty() {
