@@ -294,7 +294,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
         });
 }
 
-fn card_panel(
+pub(super) fn card_panel(
     ui: &mut egui::Ui,
     view: &GameView,
     card: Option<&FigureCard>,
@@ -311,6 +311,14 @@ fn card_panel(
         return;
     };
     super::card::show_card(ui, view, card, fractions);
+    ui.separator();
+    // The order buttons come straight after the card, above every line that changes as the
+    // pointer moves (the path preview, the reach's notes): they keep their place when the
+    // pointer leaves the map, so a click never lands on the button below (issue 34).
+    let top = ui.cursor().min.y;
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(order_buttons_id(), top));
+    order_buttons(ui, card.mount.is_some() || card.gait.is_some(), out);
     ui.separator();
     if let Some(r) = &reach.0 {
         if let Some(why) = &r.blocked {
@@ -360,8 +368,12 @@ fn card_panel(
         ui.label("Hover a highlighted cell to preview the path; click to move.");
     }
     ui.separator();
-    order_buttons(ui, card.mount.is_some() || card.gait.is_some(), out);
     keys_help(ui);
+}
+
+/// Where the order buttons' top was last drawn: kept for the layout test.
+pub fn order_buttons_id() -> egui::Id {
+    egui::Id::new("warhorse-order-buttons-top")
 }
 
 fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {

@@ -271,3 +271,54 @@ fn a_fallen_figure_cannot_be_selected() {
     act(&mut app, PlayAction::Click(at));
     assert_eq!(app.world().resource::<Selection>().unit, None);
 }
+
+/// Issue 34: "the left panel's buttons keep their rectangles when the pointer leaves the
+/// map" — with a path previewed (three lines of it) and without, the order buttons start at
+/// the same height.
+#[test]
+fn the_order_buttons_keep_their_place_when_the_preview_comes_and_goes() {
+    use super::reach_view::{CurrentPreview, CurrentReach, PathPreview};
+    let mut app = app(1);
+    let p = side_prefix(&app);
+    let e = mirror(&app, &format!("{p}_knight_1"));
+    let view = app.world().resource::<GameView>().clone();
+    let world = app.world_mut();
+    let mut state = world.query_filtered::<CardData, With<Mirror>>();
+    let q = state.query(world);
+    let card = card_of(&q, e).expect("a card");
+    let preview = PathPreview {
+        unit: card.id.clone(),
+        revision: 0,
+        cell: crate::rules::grid::Cell::new(3, 4),
+        facing: crate::rules::grid::Dir(0),
+        choices: 2,
+        pick: 0,
+        steps: Vec::new(),
+        poses: Vec::new(),
+        cost: crate::rules::mp::Mp::ZERO,
+        left_after: crate::rules::mp::Mp::ZERO,
+        words: "ahead ahead veer-right face-S".into(),
+    };
+    let top = |preview: CurrentPreview| {
+        let ctx = bevy_egui::egui::Context::default();
+        let mut out = ctx.run_ui(bevy_egui::egui::RawInput::default(), |ui| {
+            super::panels::card_panel(
+                ui,
+                &view,
+                Some(&card),
+                &Selection::default(),
+                &CurrentReach(None),
+                &preview,
+                Fractions::Mixed,
+                &mut Vec::new(),
+            );
+        });
+        out.textures_delta.clear();
+        ctx.data(|d| d.get_temp::<f32>(super::panels::order_buttons_id()))
+            .expect("the buttons were drawn")
+    };
+    let with = top(CurrentPreview(Some(preview)));
+    let without = top(CurrentPreview(None));
+    assert!(with > 0.0);
+    assert_eq!(with, without);
+}
