@@ -52,17 +52,13 @@ pub fn melee_phase(world: &mut World) {
         let att = world.resource::<TurnState>().side_name(fight.attacker);
         let first = match &fight.first_half {
             Some(f) if f.attacker != fight.attacker && !f.pairs.is_empty() => format!(
-                " — but where contact was made in the first half-move ({}), {} {} the first initiative's attack",
+                " — but where contact was made in the first half-move ({}), {} the first initiative's attack",
                 f.pairs
                     .iter()
                     .map(|(a, b)| format!("{a} and {b}"))
                     .collect::<Vec<_>>()
                     .join(", "),
-                world.resource::<TurnState>().side_name(f.attacker),
-                crate::rules::words::SideWords(
-                    &world.resource::<TurnState>().side_name(f.attacker)
-                )
-                .verb("keeps", "keep")
+                keeper(&world.resource::<TurnState>().side_name(f.attacker)),
             ),
             _ => String::new(),
         };
@@ -84,6 +80,12 @@ pub fn melee_phase(world: &mut World) {
         setup_round(world, phase);
     }
     progress(world, phase);
+}
+
+/// "Red keeps" or "Germans keep" (issue 34: a side named as a plural takes a plural verb).
+fn keeper(side: &str) -> String {
+    let verb = crate::rules::words::SideWords(side).verb("keeps", "keep");
+    format!("{side} {verb}")
 }
 
 /// Prepares the choices of a new round: forced and passing figures play at once, the rest
