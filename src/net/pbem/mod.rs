@@ -310,11 +310,12 @@ impl Book {
     fn their_awaited(&self, g: &mut Game) -> Vec<String> {
         let them = 1 - self.me;
         let snap = g.snapshot();
-        let awaited: Vec<String> = snap.to_choose.into_iter().chain(snap.to_declare).collect();
-        awaited
+        let sides = g.sides_of_figures();
+        snap.to_choose
             .into_iter()
+            .chain(snap.to_declare)
             .filter(|id| {
-                let side = g.side_of_order(&Order::NoCharge { unit: id.clone() });
+                let side = sides.get(id).copied();
                 side.and_then(|s| self.start.owners.get(s as usize)) == Some(&them)
             })
             .collect()

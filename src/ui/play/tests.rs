@@ -197,8 +197,8 @@ fn a_new_game_replaces_the_old_one_and_clears_the_selection() {
     assert_eq!(app.world().non_send::<ActiveGame>().game.record().seed, 1);
 }
 
-#[test]
-fn the_card_and_the_turn_bar_say_what_matters() {
+/// The view of a new game (seed 1) and the card of the side to move's first knight.
+fn knight_card() -> (GameView, super::card::FigureCard) {
     let mut app = app(1);
     let p = side_prefix(&app);
     let e = mirror(&app, &format!("{p}_knight_1"));
@@ -207,6 +207,12 @@ fn the_card_and_the_turn_bar_say_what_matters() {
     let mut state = world.query_filtered::<CardData, With<Mirror>>();
     let q = state.query(world);
     let card = card_of(&q, e).expect("a card");
+    (view, card)
+}
+
+#[test]
+fn the_card_and_the_turn_bar_say_what_matters() {
+    let (view, card) = knight_card();
     let lines = card_lines(&card, &view, Fractions::Mixed);
     let keys: Vec<&str> = lines.iter().map(|l| l.0).collect();
     for k in [
@@ -278,14 +284,7 @@ fn a_fallen_figure_cannot_be_selected() {
 #[test]
 fn the_order_buttons_keep_their_place_when_the_preview_comes_and_goes() {
     use super::reach_view::{CurrentPreview, CurrentReach, PathPreview};
-    let mut app = app(1);
-    let p = side_prefix(&app);
-    let e = mirror(&app, &format!("{p}_knight_1"));
-    let view = app.world().resource::<GameView>().clone();
-    let world = app.world_mut();
-    let mut state = world.query_filtered::<CardData, With<Mirror>>();
-    let q = state.query(world);
-    let card = card_of(&q, e).expect("a card");
+    let (view, card) = knight_card();
     let preview = PathPreview {
         unit: card.id.clone(),
         revision: 0,
