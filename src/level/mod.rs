@@ -97,6 +97,10 @@ pub struct SideSpec {
 pub struct FigureSpec {
     /// Unique id, used by orders and the command line.
     pub id: String,
+    /// The name players read ("Sir Roland"); without one, the template's name, numbered
+    /// when several figures share it ("Footman 2") (`rules::names`, issue 34).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Key into the ruleset's templates.
     pub template: String,
     /// Side name.
@@ -138,6 +142,8 @@ pub struct GroupSpec {
 pub struct PlacedFigure {
     /// Unique id.
     pub id: String,
+    /// The level's own name for it, if it gives one.
+    pub name: Option<String>,
     /// Template key.
     pub template_key: String,
     /// The template itself.
@@ -171,4 +177,25 @@ pub struct Level {
     pub figures: Vec<PlacedFigure>,
     /// How the battle is won, checked.
     pub victory: crate::rules::victory::Victory,
+}
+
+impl Level {
+    /// The names players read for its figures and their mounts.
+    pub fn names(&self) -> crate::rules::names::Names {
+        names_of(&self.figures)
+    }
+}
+
+/// The names of `figures`, placed in level order.
+pub(crate) fn names_of(figures: &[PlacedFigure]) -> crate::rules::names::Names {
+    let naming: Vec<_> = figures
+        .iter()
+        .map(|f| crate::rules::names::Naming {
+            id: &f.id,
+            own: f.name.as_deref(),
+            template: &f.template.name,
+            mount: f.template.mount.as_ref().map(|m| m.name.as_str()),
+        })
+        .collect();
+    crate::rules::names::Names::for_figures(&naming)
 }

@@ -15,6 +15,7 @@ pub mod grid;
 pub mod melee;
 pub mod movement;
 pub mod mp;
+pub mod names;
 pub mod reach;
 pub mod risk;
 pub mod rout;

@@ -47,6 +47,16 @@ impl Game {
         self.app.world().resource::<TurnState>()
     }
 
+    /// The names players read for the figures (issue 34): the window and the terminal show
+    /// [`Names::show`](crate::rules::names::Names::show) of every line the game writes.
+    pub fn names(&self) -> Arc<crate::rules::names::Names> {
+        self.app
+            .world()
+            .get_resource::<super::world::FigureNames>()
+            .map(|n| n.0.clone())
+            .unwrap_or_default()
+    }
+
     /// The ruleset the game plays (shared, not copied).
     pub fn rules(&self) -> Arc<Ruleset> {
         self.app.world().resource::<Rules>().0.clone()

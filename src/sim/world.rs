@@ -25,8 +25,14 @@ pub struct Map(pub Board);
 #[derive(Resource, Clone, Debug)]
 pub struct Sides(pub Vec<crate::level::SideSpec>);
 
+/// The names players read for the level's figures (issue 34). The game writes ids; the
+/// window and the terminal put these in their place when they show a line.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct FigureNames(pub std::sync::Arc<crate::rules::names::Names>);
+
 /// Spawns every figure of the level; a mounted template becomes a rider and a mount (A1).
 pub fn spawn_level(world: &mut World, level: &Level) {
+    world.insert_resource(FigureNames(std::sync::Arc::new(level.names())));
     let rules = &level.rules;
     for f in &level.figures {
         let t = &f.template;

@@ -96,6 +96,11 @@ pub struct GameView {
     pub initiative: Option<u8>,
     /// Every log line, oldest first.
     pub log: Vec<LogEntry>,
+    /// Each log line as a player reads it: turn, phase, words and die, with the figures'
+    /// names in place of their ids (issue 34). One for each line of `log`.
+    pub shown: Vec<String>,
+    /// The names players read for the figures: every id the window shows goes through them.
+    pub names: std::sync::Arc<crate::rules::names::Names>,
     /// Orders accepted so far.
     pub orders: usize,
     /// Whether an undo would be accepted.
@@ -119,6 +124,8 @@ impl Default for GameView {
             side_to_move: None,
             initiative: None,
             log: Vec::new(),
+            shown: Vec::new(),
+            names: Default::default(),
             orders: 0,
             can_undo: false,
             grid: GridKind::Square,
@@ -398,26 +405,48 @@ pub fn sync_mirrors(world: &mut World) {
     }
     let mut view = world.resource_mut::<GameView>();
     let log = std::mem::take(&mut view.log);
+    let shown = std::mem::take(&mut view.shown);
     *view = GameView {
         serial: view.serial,
-        ..view_of(&mut active, log)
+        ..view_of(&mut active, log, shown)
     };
     world.insert_non_send(active);
 }
 
-/// The game's log, reusing `old` when it is a prefix of it (the usual case: an order only
-/// appends lines), so a long game's log is not copied whole after every order.
-fn follow_log(mut old: Vec<LogEntry>, log: &[LogEntry]) -> Vec<LogEntry> {
+/// The game's log and its lines as shown, reusing `old` when it is a prefix of it (the usual
+/// case: an order only appends lines), so a long game's log is not copied, nor its names put
+/// in, whole after every order.
+fn follow_log(
+    (mut old, mut shown): (Vec<LogEntry>, Vec<String>),
+    log: &[LogEntry],
+    names: &crate::rules::names::Names,
+) -> (Vec<LogEntry>, Vec<String>) {
     let n = old.len();
-    if n <= log.len() && (n == 0 || old.last() == log.get(n - 1)) {
-        old.extend_from_slice(&log[n..]);
-        old
+    let kept = n <= log.len() && shown.len() == n && (n == 0 || old.last() == log.get(n - 1));
+    let from = if kept {
+        n
     } else {
-        log.to_vec()
-    }
+        old.clear();
+        shown.clear();
+        0
+    };
+    old.extend_from_slice(&log[from..]);
+    shown.extend(log[from..].iter().map(|l| shown_line(l, names)));
+    (old, shown)
 }
 
-fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
+/// A log line as the log panel shows it: `T3 melee: Sir Roland strikes …  [Sir Roland d100:
+/// 42]`.
+pub fn shown_line(l: &LogEntry, names: &crate::rules::names::Names) -> String {
+    let roll = l
+        .roll
+        .as_ref()
+        .map(|r| format!("  [{} {}: {}]", r.by, r.die, r.value))
+        .unwrap_or_default();
+    names.show(&format!("T{} {}: {}{roll}", l.turn, l.phase, l))
+}
+
+fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>, old_shown: Vec<String>) -> GameView {
     let can_undo = undo_verdict(&mut active.game).is_ok();
     let orders = active.game.record().orders.len();
     let phase = active.game.phase();
@@ -430,6 +459,8 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
         None => "a draw".to_string(),
     });
     let game = &active.game;
+    let names = game.names();
+    let (log, shown) = follow_log((old_log, old_shown), game.log(), &names);
     let turn = game.turn_state();
     let rules = game.rules();
     GameView {
@@ -447,7 +478,9 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>) -> GameView {
             None => None,
         },
         initiative: turn.initiative,
-        log: follow_log(old_log, game.log()),
+        log,
+        shown,
+        names,
         orders,
         can_undo,
         grid: rules.grid,

@@ -181,3 +181,54 @@ fn what_a_player_reads_names_no_docs_file_and_no_issue() {
         assert!(!developer(line), "the rules window: {line}");
     }
 }
+
+/// Issue 34: the window names figures by their names, never their ids. Every level is played
+/// a few turns by the computer on both sides; every log line as the log panel shows it, and
+/// the refusal of an order for each figure as the window shows it, names no figure by an id
+/// with an underscore or a dot ("sir_roland", "foot_1", "sir_roland.mount").
+#[test]
+fn the_window_names_figures_never_by_their_ids() {
+    use warhorse::ai::AiLevel;
+    use warhorse::rules::movement::Step;
+    use warhorse::sim::order::Order;
+    use warhorse::ui::bridge::shown_line;
+    let mut shown = 0;
+    for entry in std::fs::read_dir("levels").expect("levels") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ron") {
+            continue;
+        }
+        let level = load_level_file(&path).expect("a level");
+        let names = level.names();
+        let ids: Vec<String> = names
+            .iter()
+            .map(|(id, _)| id.to_string())
+            .filter(|id| id.contains(['_', '.']))
+            .collect();
+        let says_an_id = |text: &str| {
+            ids.iter().find(|id| {
+                text.match_indices(id.as_str()).any(|(at, _)| {
+                    let after = &text[at + id.len()..];
+                    !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+            })
+        };
+        let (_, mut game) =
+            warhorse::ai::bout::play_game(&level, 5, 3, &[AiLevel::Table, AiLevel::Table], None);
+        let mut texts: Vec<String> = game.log().iter().map(|l| shown_line(l, &names)).collect();
+        for f in &level.figures {
+            let far = Order::Move {
+                unit: f.id.clone(),
+                steps: vec![Step::Forward; 60],
+            };
+            if let Err(r) = game.order(&far) {
+                texts.push(names.show(&r.to_string()));
+            }
+        }
+        for t in &texts {
+            assert_eq!(says_an_id(t), None, "{}: {t}", path.display());
+            shown += 1;
+        }
+    }
+    assert!(shown > 500, "{shown} lines read");
+}

@@ -335,6 +335,7 @@ pub(super) fn check_figures<'l>(
                 template.hero |= f.leader;
                 placed.push(PlacedFigure {
                     id: f.id.clone(),
+                    name: f.name.clone(),
                     template_key: f.template.clone(),
                     template,
                     side,
@@ -347,7 +348,34 @@ pub(super) fn check_figures<'l>(
         }
     }
     check_mount_ids(lf, rules, &ids, cx);
+    check_names(lf, &placed, cx);
     (placed, ids)
+}
+
+/// Two figures of one name would be one figure to a player (issue 34): the second is
+/// refused at its `name`, or its `id` when the name is the one made for it.
+fn check_names(lf: &LevelFile, placed: &[PlacedFigure], cx: &mut Ctx) {
+    let names = crate::level::names_of(placed);
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    let mut ids = std::collections::HashSet::new();
+    for (i, f) in lf.figures.iter().enumerate() {
+        // A second figure of one id is refused for its id already.
+        if !ids.insert(f.id.as_str()) {
+            continue;
+        }
+        let name = names.name(&f.id);
+        if let Some(other) = seen.insert(name, &f.id) {
+            let field = if f.name.is_some() { "name" } else { "id" };
+            cx.err(
+                &[P::F("figures"), P::I(i), P::F(field)],
+                format!(
+                    "{:?} and {other:?} would both be called {name:?}; expected a name of its \
+                     own for each figure",
+                    f.id
+                ),
+            );
+        }
+    }
 }
 
 /// In the game a rider's mount is a figure of its own, with the id `<rider>.mount`; a

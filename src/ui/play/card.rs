@@ -165,8 +165,10 @@ pub fn card_lines(
 /// Draws the card.
 pub fn show_card(ui: &mut egui::Ui, view: &GameView, card: &FigureCard, fractions: Fractions) {
     let side = card.side.map(|s| view.side_name(s)).unwrap_or_default();
-    ui.heading(&card.name);
-    ui.label(format!("{} — {side}", card.id));
+    // The figure's own name first; what it is (its template) and its side below (issue 34:
+    // ids stay in files).
+    ui.heading(view.names.name(&card.id));
+    ui.label(format!("{} — {side}", card.name));
     // A rider moves on its mount: its own movement (on foot) would only mislead.
     let lines = card_lines(card, view, fractions)
         .into_iter()
@@ -175,7 +177,9 @@ pub fn show_card(ui: &mut egui::Ui, view: &GameView, card: &FigureCard, fraction
     grid(ui, "card", lines);
     if let Some(m) = &card.mount {
         ui.add_space(4.0);
-        ui.label(egui::RichText::new(format!("Mount: {}", m.name)).strong());
+        ui.label(
+            egui::RichText::new(format!("Mount: {} ({})", view.names.name(&m.id), m.name)).strong(),
+        );
         let lines = card_lines(m, view, fractions)
             .into_iter()
             .filter(|(k, _)| matches!(*k, "Movement" | "Gait" | "Blows" | "Body"))

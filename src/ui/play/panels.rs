@@ -151,7 +151,7 @@ fn draw_panels(
                     .corner_radius(6.0)
                     .show(ui, |ui| {
                         ui.set_max_width(560.0);
-                        ui.colored_label(egui::Color32::WHITE, feedback.status.as_str());
+                        ui.colored_label(egui::Color32::WHITE, view.names.show(&feedback.status));
                     });
             });
     }
@@ -270,7 +270,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
             None => String::new(),
         }
     } else {
-        feedback.status.clone()
+        view.names.show(&feedback.status)
     };
     ui.colored_label(colour, format!("▶ {status}"));
     ui.separator();
@@ -278,13 +278,7 @@ fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
         .stick_to_bottom(true)
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for l in &view.log {
-                let roll = l
-                    .roll
-                    .as_ref()
-                    .map(|r| format!("  [{} {}: {}]", r.by, r.die, r.value))
-                    .unwrap_or_default();
-                let text = format!("T{} {}: {}{roll}", l.turn, l.phase, l);
+            for (l, text) in view.log.iter().zip(&view.shown) {
                 if l.roll.is_some() {
                     ui.colored_label(GOLD, text);
                 } else {
@@ -322,7 +316,7 @@ pub(super) fn card_panel(
     ui.separator();
     if let Some(r) = &reach.0 {
         if let Some(why) = &r.blocked {
-            ui.colored_label(RED, why);
+            ui.colored_label(RED, view.names.show(why));
         } else if !r.own_side {
             ui.colored_label(
                 RED,
@@ -356,7 +350,7 @@ pub(super) fn card_panel(
             ))
             .color(GOLD),
         );
-        ui.label(&p.words);
+        ui.label(view.names.show(&p.words));
         if p.choices > 1 {
             ui.label(format!(
                 "End facing {} of {} (Q / E to change)",

@@ -137,6 +137,11 @@ pub(super) fn notice(world: &mut World, text: String) {
 }
 
 pub(crate) fn message(world: &mut World, title: &str, text: String) {
+    // The game's words name figures by id: the player reads their names (issue 34).
+    let text = match world.get_resource::<crate::ui::bridge::GameView>() {
+        Some(view) => view.names.show(&text),
+        None => text,
+    };
     world.resource_mut::<Overlays>().dialog = Some(Dialog::Message {
         title: title.into(),
         text,

@@ -341,7 +341,7 @@ pub fn draw_ai(
         egui::Area::new(egui::Id::new("warhorse-ai-stuck"))
             .anchor(egui::Align2::RIGHT_TOP, [-12.0, 90.0])
             .show(ctx, |ui| {
-                ui.colored_label(egui::Color32::from_rgb(255, 120, 110), why);
+                ui.colored_label(egui::Color32::from_rgb(255, 120, 110), view.names.show(why));
             });
     }
     if explain.open {
@@ -355,11 +355,11 @@ pub fn draw_ai(
             .show(ctx, |ui| match &explain.text {
                 Some(Ok(e)) => {
                     for l in explanation_lines(e) {
-                        ui.label(l.as_str());
+                        ui.label(view.names.show(&l));
                     }
                 }
                 Some(Err(why)) => {
-                    ui.label(why);
+                    ui.label(view.names.show(why));
                 }
                 None => {
                     ui.label("…");

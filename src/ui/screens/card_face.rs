@@ -43,26 +43,27 @@ fn palette(kind: CardKind, playable: bool) -> Palette {
 /// The name on the band and the line under it: `DELIVER BLOW at levy` reads "DELIVER BLOW"
 /// and "at levy"; `MOVE 1" (direction 3)` reads `MOVE 1"` and the way, in words.
 pub fn title_and_aim(card: &CardView) -> (String, Option<String>) {
-    if let Some(t) = &card.target
-        && let Some(base) = card.name.strip_suffix(&format!(" at {t}"))
+    // The target is named in the card's name by its display name (issue 34), the last " at ".
+    if card.target.is_some()
+        && let Some((base, whom)) = card.label.rsplit_once(" at ")
     {
-        return (base.to_string(), Some(format!("at {t}")));
+        return (base.to_string(), Some(format!("at {whom}")));
     }
-    match card.name.split_once(" (") {
+    match card.label.split_once(" (") {
         Some((base, rest)) if card.toward.is_some() => (
             base.to_string(),
             Some(rest.trim_end_matches(')').to_string()),
         ),
-        _ => match card.name.split_once(" to ") {
+        _ => match card.label.split_once(" to ") {
             Some((base, _)) if card.toward.is_some() => (base.to_string(), None),
-            _ => (card.name.clone(), None),
+            _ => (card.label.clone(), None),
         },
     }
 }
 
 /// The tooltip: the effect, then the odds with every modifier, or the rule that forbids it.
 pub fn card_tooltip(card: &CardView) -> String {
-    let mut t = format!("{}\n{}", card.name, card.effect);
+    let mut t = format!("{}\n{}", card.label, card.effect);
     if let Some(o) = &card.odds {
         t.push_str("\n\n");
         t.push_str(o);

@@ -14,6 +14,7 @@ use super::cards::{
     CardKind, CardOverlay, CardView, CardsAnswer, FigureHand, GuessDir, Picks, blows_picked,
     needs_target, pick_words, ready_picks, shown_cards, toggle, undecided,
 };
+use crate::rules::names::Names;
 use bevy_egui::egui;
 
 /// The keys the chooser reads this frame.
@@ -90,7 +91,11 @@ pub fn card_keys(shown: &[&CardView]) -> Vec<Option<usize>> {
 fn figure_row(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
     ui.horizontal_wrapped(|ui| {
         for (k, h) in overlay.hands.iter().enumerate() {
-            let words = format!("{}: {}", h.name, pick_words(picks, &h.unit));
+            let words = format!(
+                "{}: {}",
+                h.name,
+                overlay.names.show(&pick_words(picks, &h.unit))
+            );
             if ui.selectable_label(k == picks.current, words).clicked() {
                 picks.current = k;
                 picks.focus = None;
@@ -182,7 +187,7 @@ fn hand_cards(
     }
 }
 
-fn tac_target(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
+fn tac_target(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks, names: &Names) {
     let Some(p) = picks.by_unit.get_mut(&hand.unit) else {
         return;
     };
@@ -196,11 +201,11 @@ fn tac_target(ui: &mut egui::Ui, hand: &FigureHand, picks: &mut Picks) {
         let must = if needs_target(&tac) { "must" } else { "may" };
         ui.label(format!("{tac} {must} name an enemy (click it on the map):"));
         egui::ComboBox::from_id_salt(("tac-target", &hand.unit))
-            .selected_text(p.tac_target.as_deref().unwrap_or("nobody"))
+            .selected_text(p.tac_target.as_deref().map_or("nobody", |t| names.name(t)))
             .show_ui(ui, |ui| {
                 ui.selectable_value(&mut p.tac_target, None, "nobody");
                 for t in &hand.targets {
-                    ui.selectable_value(&mut p.tac_target, Some(t.clone()), t);
+                    ui.selectable_value(&mut p.tac_target, Some(t.clone()), names.name(t));
                 }
             });
     });
@@ -219,14 +224,15 @@ fn guesses(
     if let Some(due) = overlay.guesses.first() {
         ui.label(format!(
             "{} attacked a figure that dodged: guess which way it went (L, R, B; N: no guess).",
-            due.guesser
+            overlay.names.name(&due.guesser)
         ));
     }
     for due in &overlay.guesses {
         ui.horizontal_wrapped(|ui| {
             ui.label(format!(
                 "{} guesses which way {} dodged:",
-                due.guesser, due.dodger
+                overlay.names.name(&due.guesser),
+                overlay.names.name(&due.dodger)
             ));
             for (label, dir) in [
                 ("Left (L)", Some(GuessDir::Left)),
@@ -287,7 +293,7 @@ fn confirm_row(
         };
         let button = ui.add_enabled(ready.is_ok(), egui::Button::new(label));
         if let Err(why) = &ready {
-            ui.label(egui::RichText::new(why).weak());
+            ui.label(egui::RichText::new(overlay.names.show(why)).weak());
         }
         if button.clicked() || (enter && ready.is_ok()) {
             if open.is_empty() {
@@ -387,7 +393,7 @@ pub fn show_cards(
             scroll.auto_shrink([false, true]).show(ui, |ui| {
                 hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
             });
-            tac_target(ui, hand, picks);
+            tac_target(ui, hand, picks, &overlay.names);
         }
         if let Some(a) = guesses(ui, overlay, keys.guess) {
             answer = Some(a);

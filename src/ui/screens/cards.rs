@@ -32,8 +32,12 @@ pub enum CardKind {
 /// One card of a hand, as the rules judge it for this figure now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardView {
-    /// The card's name (`CLOSE`, `DELIVER BLOW`).
+    /// The card's name (`CLOSE`, `DELIVER BLOW at foot_1`): the key the picks keep and the
+    /// rules' hand is matched by.
     pub name: String,
+    /// What the player reads on the card: its name with the figures' names in place of their
+    /// ids (`DELIVER BLOW at Footman 1`, issue 34).
+    pub label: String,
     /// Its deck.
     pub kind: CardKind,
     /// What it costs, in blows.
@@ -56,10 +60,21 @@ pub struct CardView {
 }
 
 impl CardView {
+    /// The card with the figures' names in its words instead of their ids (issue 34); the
+    /// target stays an id, for the map.
+    pub fn with_names(mut self, names: &crate::rules::names::Names) -> Self {
+        self.label = names.show(&self.name);
+        self.verdict = self.verdict.map_err(|why| names.show(&why));
+        self.odds = self.odds.map(|o| names.show(&o));
+        self.effect = names.show(&self.effect);
+        self
+    }
+
     /// A card with a name, a deck, a cost and a verdict, and nothing else known about it.
     pub fn plain(name: &str, kind: CardKind, cost: u32, verdict: Result<(), String>) -> Self {
         CardView {
             name: name.to_string(),
+            label: name.to_string(),
             kind,
             cost,
             verdict,
@@ -212,6 +227,8 @@ pub struct CardOverlay {
     pub guesses: Vec<GuessDue>,
     /// Directions on the map's grid (8 on squares, 6 on hexes), for the cards' arrows.
     pub dirs: u8,
+    /// The figures' names, for the targets and guesses (issue 34: never their ids).
+    pub names: std::sync::Arc<crate::rules::names::Names>,
 }
 
 /// The picks in progress, per figure id; cleared whenever the chooser changes, so nothing
@@ -296,7 +313,17 @@ pub fn read_overlay(world: &mut World) {
         match side {
             Some((side, key)) => {
                 if view.cards_key != Some(key) {
-                    let hands = cards.0.hands(game, side);
+                    let names = game.names();
+                    let hands: Vec<FigureHand> = cards
+                        .0
+                        .hands(game, side)
+                        .into_iter()
+                        .map(|h| FigureHand {
+                            name: names.name(&h.unit).to_string(),
+                            cards: h.cards.into_iter().map(|c| c.with_names(&names)).collect(),
+                            ..h
+                        })
+                        .collect();
                     let guesses = cards.0.guesses(game, side);
                     let side_name = view.side_names.get(usize::from(side)).cloned();
                     let dirs = game.board().grid.dirs();
@@ -306,6 +333,7 @@ pub fn read_overlay(world: &mut World) {
                         hands,
                         guesses,
                         dirs,
+                        names,
                     });
                     view.cards_key = Some(key);
                 }
@@ -499,7 +527,7 @@ pub fn card_label(card: &CardView) -> String {
         .and_then(|o| o.split_once('%'))
         .map(|(p, _)| format!(", {p}%"))
         .unwrap_or_default();
-    format!("{} ({} {blows}{chance})", card.name, card.cost)
+    format!("{} ({} {blows}{chance})", card.label, card.cost)
 }
 
 /// What the player asked for in the overlay.

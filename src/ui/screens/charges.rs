@@ -13,6 +13,7 @@ use super::sight_lines::{LOS_CLEAR, Sighted, draw_sight_lines};
 use super::{DrawLayer, Screen, ScreenStep};
 use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{DodgeDir, TacCard};
+use crate::rules::names::Names;
 use crate::sim::Game;
 use crate::sim::charge::Stage;
 use crate::sim::components::{FigureId, Position};
@@ -68,6 +69,8 @@ pub struct ChargeOverlay {
     pub declare: Vec<Declarer>,
     /// Its figures still to answer.
     pub answer: Vec<Answerer>,
+    /// The figures' names, for every line the overlay shows (issue 34).
+    pub names: std::sync::Arc<Names>,
 }
 
 /// What the screens show of the charge phase, read by [`read_overlay`].
@@ -119,6 +122,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<ChargeOverlay> {
         side_name: game.turn_state().side_name(side),
         declare: Vec::new(),
         answer: Vec::new(),
+        names: game.names(),
     };
     for unit in mine {
         match stage {
@@ -263,7 +267,7 @@ pub fn show_charges(
                     );
                 }
                 for d in &overlay.declare {
-                    declarer_ui(ui, d, picks);
+                    declarer_ui(ui, d, picks, &overlay.names);
                 }
                 if !overlay.answer.is_empty() {
                     ui.label(
@@ -272,7 +276,7 @@ pub fn show_charges(
                     );
                 }
                 for a in &overlay.answer {
-                    answerer_ui(ui, a, picks);
+                    answerer_ui(ui, a, picks, &overlay.names);
                 }
             });
         ui.separator();
@@ -285,15 +289,16 @@ pub fn show_charges(
     out
 }
 
-fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
+fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks, names: &Names) {
     ui.separator();
     let chosen = picks.targets.get(&d.unit).cloned().unwrap_or_default();
     let head = ui.strong(format!(
         "{} charges: {}",
-        d.unit,
+        names.name(&d.unit),
         if chosen.is_empty() {
             "nobody (no charge)".to_string()
         } else {
+            let chosen: Vec<&str> = chosen.iter().map(|c| names.name(c)).collect();
             chosen.join(", then ")
         }
     ));
@@ -307,19 +312,19 @@ fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
                 .as_ref()
                 .map_or(String::new(), |o| format!(" — {}%", o.0));
             let label = match n {
-                Some(i) => format!("{}. {}{hit}{sight}", i + 1, t.id),
-                None => format!("{}{hit}{sight}", t.id),
+                Some(i) => format!("{}. {}{hit}{sight}", i + 1, names.name(&t.id)),
+                None => format!("{}{hit}{sight}", names.name(&t.id)),
             };
             let r = match &t.verdict {
                 // A target already on the list stays clickable (to take it off) even if the
                 // rules would no longer let it be charged first.
                 Err(why) if n.is_none() => ui
                     .add_enabled(false, egui::Button::selectable(false, label))
-                    .on_disabled_hover_text(why),
+                    .on_disabled_hover_text(names.show(why)),
                 _ => {
                     let mut r = ui.selectable_label(n.is_some(), label);
                     if let Some((_, words)) = &t.odds {
-                        r = r.on_hover_text(format!("The charging blow: {words}"));
+                        r = r.on_hover_text(format!("The charging blow: {}", names.show(words)));
                     }
                     if r.clicked() {
                         toggle_target(picks, &d.unit, &t.id);
@@ -332,30 +337,37 @@ fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks) {
     });
     let refused: Vec<&TargetView> = d.targets.iter().filter(|t| t.verdict.is_err()).collect();
     if !refused.is_empty() {
-        egui::CollapsingHeader::new(format!("Why {} may not charge the others", d.unit))
-            .id_salt(("why", &d.unit))
-            .show(ui, |ui| {
-                for t in refused {
-                    if let Err(why) = &t.verdict {
-                        ui.colored_label(GREYED, format!("{}: {why}", t.id));
-                    }
+        egui::CollapsingHeader::new(format!(
+            "Why {} may not charge the others",
+            names.name(&d.unit)
+        ))
+        .id_salt(("why", &d.unit))
+        .show(ui, |ui| {
+            for t in refused {
+                if let Err(why) = &t.verdict {
+                    ui.colored_label(
+                        GREYED,
+                        format!("{}: {}", names.name(&t.id), names.show(why)),
+                    );
                 }
-            });
+            }
+        });
     }
     if hovered || picks.focus.is_none() {
         picks.focus = Some(d.unit.clone());
     }
 }
 
-fn answerer_ui(ui: &mut egui::Ui, a: &Answerer, picks: &mut ChargePicks) {
+fn answerer_ui(ui: &mut egui::Ui, a: &Answerer, picks: &mut ChargePicks, names: &Names) {
     ui.separator();
     ui.strong(format!(
         "{} is charged by {}",
-        a.unit,
+        names.name(&a.unit),
         if a.charged_by.is_empty() {
             "?".to_string()
         } else {
-            a.charged_by.join(", ")
+            let by: Vec<&str> = a.charged_by.iter().map(|c| names.name(c)).collect();
+            by.join(", ")
         }
     ));
     let (mut tac, mut reply) = picks

@@ -58,6 +58,8 @@ pub struct FireOverlay {
     pub kind: SubStep,
     /// Its figures that could act.
     pub actors: Vec<Actor>,
+    /// The figures' names, for every line the overlay shows (issue 34).
+    pub names: std::sync::Arc<crate::rules::names::Names>,
 }
 
 /// What the screens show of the fire phase, read by [`read_overlay`].
@@ -191,6 +193,7 @@ pub fn overlay(game: &mut Game, side: u8) -> Option<FireOverlay> {
         side_name,
         kind: step.kind,
         actors,
+        names: game.names(),
     })
 }
 
@@ -245,7 +248,7 @@ pub fn show_fire(
                     ui.label("None of your figures can act now.");
                 }
                 for a in &overlay.actors {
-                    if let Some(o) = actor_ui(ui, a, focus) {
+                    if let Some(o) = actor_ui(ui, a, focus, &overlay.names) {
                         out = Some(o);
                     }
                 }
@@ -264,24 +267,31 @@ pub fn show_fire(
     out
 }
 
-fn actor_ui(ui: &mut egui::Ui, a: &Actor, focus: &mut Option<String>) -> Option<Order> {
+fn actor_ui(
+    ui: &mut egui::Ui,
+    a: &Actor,
+    focus: &mut Option<String>,
+    names: &crate::rules::names::Names,
+) -> Option<Order> {
     let mut out = None;
     ui.separator();
     let head = match a.shots_left {
-        Some(n) => format!("{} — {n} shot(s) left this half", a.unit),
-        None => a.unit.clone(),
+        Some(n) => format!("{} — {n} shot(s) left this half", names.name(&a.unit)),
+        None => names.name(&a.unit).to_string(),
     };
     let mut hovered = ui.strong(head).hovered();
     ui.horizontal_wrapped(|ui| {
         for c in &a.choices {
-            let whom = c.target.as_deref().unwrap_or("itself");
+            let whom = c.target.as_deref().map_or("itself", |t| names.name(t));
             let what = match &c.spell {
                 Some(s) => format!("{s} → {whom}"),
                 None => whom.to_string(),
             };
             let r = match &c.verdict {
                 Ok(p) => {
-                    let r = ui.button(format!("{what} — {p}%")).on_hover_text(&c.words);
+                    let r = ui
+                        .button(format!("{what} — {p}%"))
+                        .on_hover_text(names.show(&c.words));
                     if r.clicked() {
                         out = Some(order_of(a, c));
                     }
@@ -292,7 +302,7 @@ fn actor_ui(ui: &mut egui::Ui, a: &Actor, focus: &mut Option<String>) -> Option<
                         false,
                         egui::Button::new(egui::RichText::new(what).color(GREYED)),
                     )
-                    .on_disabled_hover_text(why),
+                    .on_disabled_hover_text(names.show(why)),
             };
             hovered |= r.hovered() || r.contains_pointer();
         }

@@ -36,8 +36,10 @@ pub fn card_view(game: &mut Game, unit: &str, c: &HandCard) -> CardView {
         Card::Tac(t) => (CardKind::Tac, t.effect(), None),
         Card::Melee(m) => (CardKind::Melee, m.effect(), m.target().map(str::to_string)),
     };
+    let name = card_name(&c.card);
     CardView {
-        name: card_name(&c.card),
+        label: name.clone(),
+        name,
         kind,
         cost: u32::from(c.cost),
         verdict: c.verdict.clone().map_err(|e| e.to_string()),

@@ -29,6 +29,8 @@ pub struct RevealWatch {
 pub struct Played {
     /// The figure's id.
     pub id: String,
+    /// Its name, as players read it (the id until [`RevealView::with_names`]).
+    pub name: String,
     /// Its side (the colour of its name).
     pub side: u8,
     /// Its cards as they were faced (TAC first); "PASSIVE SHIELD PARRY" when it played none.
@@ -53,6 +55,25 @@ pub struct RevealView {
     pub fights: Vec<Fight>,
     /// Lines that name no fighter of the round (a phase's end, a rule's note).
     pub other: Vec<String>,
+}
+
+impl RevealView {
+    /// The reveal with the figures' names in every word of it instead of their ids (issue 34).
+    pub fn with_names(mut self, names: &crate::rules::names::Names) -> Self {
+        self.title = names.show(&self.title);
+        self.other = self.other.iter().map(|l| names.show(l)).collect();
+        for fight in &mut self.fights {
+            fight.results = fight.results.iter().map(|l| names.show(l)).collect();
+            for p in &mut fight.figures {
+                p.name = names.name(&p.id).to_string();
+                p.cards = std::mem::take(&mut p.cards)
+                    .into_iter()
+                    .map(|c| c.with_names(names))
+                    .collect();
+            }
+        }
+        self
+    }
 }
 
 /// One faced card as the reveal draws it: `CLOSE at levy`, `DELIVER BLOW at levy`.
@@ -153,6 +174,7 @@ pub fn fights_of(
         };
         fights[k].1.figures.push(Played {
             id: ids[i].clone(),
+            name: ids[i].clone(),
             side: sides.get(&ids[i]).copied().unwrap_or(0),
             cards,
         });
@@ -321,7 +343,7 @@ fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
                     // The name stays on one line over its cards.
                     ui.add(
                         egui::Label::new(
-                            egui::RichText::new(&p.id)
+                            egui::RichText::new(&p.name)
                                 .strong()
                                 .color(side_colour32(ui.ctx(), p.side)),
                         )
@@ -374,7 +396,7 @@ pub fn watch_reveals(world: &mut World) {
     let found = match seen {
         Some(s) if s < len => {
             let sides = game.sides_of_figures();
-            reveal_of(game.log(), s, &sides)
+            reveal_of(game.log(), s, &sides).map(|r| r.with_names(&game.names()))
         }
         _ => None,
     };

@@ -148,6 +148,7 @@ fn the_game_screens_draw_cards_menu_and_handover() {
                 dodger: "levy".into(),
             }],
             dirs: 8,
+            names: Default::default(),
         }),
         ..Default::default()
     };
@@ -217,6 +218,7 @@ fn picks_are_checked_against_the_hand() {
         hands: vec![hand()],
         guesses: Vec::new(),
         dirs: 8,
+        names: Default::default(),
     };
     assert_eq!(
         super::cards::ready_picks(&overlay, &picks),

@@ -275,10 +275,15 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
     assert_eq!(overlay.hands.len(), 1);
     assert_eq!(overlay.hands[0].unit, mine, "only the chooser's own hand");
     let g = game(&mut app);
-    let rules: Vec<_> = g.hand(mine).iter().map(|c| card_view(g, mine, c)).collect();
+    let names = g.names();
+    let rules: Vec<_> = g
+        .hand(mine)
+        .iter()
+        .map(|c| card_view(g, mine, c).with_names(&names))
+        .collect();
     assert_eq!(
         overlay.hands[0].cards, rules,
-        "the overlay is the rules' hand()"
+        "the overlay is the rules' hand(), the figures named (issue 34)"
     );
     // The odds preview is the resolver's own numbers (sim::melee::odds), for every card that
     // strikes a blow, greyed or not.
@@ -296,7 +301,7 @@ fn the_real_melee_hands_reach_the_overlay_and_the_cards_are_played() {
             (Some(o), Some(text)) => {
                 previewed += 1;
                 assert!(
-                    text.starts_with(&format!("{}% to hit {target}", o.chance)),
+                    text.starts_with(&format!("{}% to hit {}", o.chance, names.name(target))),
                     "{text}"
                 );
                 assert!(text.contains(&format!("{}-{} damage", o.damage.0, o.damage.1)));
@@ -399,6 +404,7 @@ fn confirm_with_undecided_figures_asks_first() {
         hands: rules_hands(0),
         guesses: Vec::new(),
         dirs: 8,
+        names: Default::default(),
     };
     let mut picks = Picks::default();
     assert_eq!(undecided(&overlay, &picks), vec!["Knight".to_string()]);
@@ -429,6 +435,7 @@ fn passing_is_suggested_only_when_nobody_can_strike() {
         hands: rules_hands(0),
         guesses: Vec::new(),
         dirs: 8,
+        names: Default::default(),
     };
     // Untargeted cards only (a TAC card, a parry): nothing to strike.
     assert!(!can_strike(&overlay));
