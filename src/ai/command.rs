@@ -54,6 +54,19 @@ pub fn is_commanded(view: &View, g: usize) -> bool {
         .any(|l| l.hero && l.side == side && !l.down)
 }
 
+/// True when `f` is its side's last hero or leader in the fight: when he falls, every unit of
+/// the side rolls on the actions table (docs/rules.md "Uncommanded troops"), so the commander
+/// keeps him out of fights he cannot win (issue 31: in most games the commander lost to a
+/// rush, its only leader fell in the first two turns and the side went to the table).
+pub fn last_leader(view: &View, f: &crate::sim::view::FigView) -> bool {
+    f.hero
+        && !f.down
+        && !view
+            .figs
+            .iter()
+            .any(|o| o.hero && o.side == f.side && !o.down && o.id != f.id)
+}
+
 /// True when unit `g` of a side playing at `level` is played by its leader, not the table.
 pub fn led(level: AiLevel, view: &View, g: usize) -> bool {
     commands(level) && is_commanded(view, g)
@@ -130,13 +143,22 @@ pub fn command(world: &World, view: &View, g: usize, who: &str) -> Command {
         if area.contains(&me.cell) {
             return hold(format!("stays where its objective (\"{}\") asks", o.name));
         }
-        // With an enemy able to fall on it, it fights first: a runner is struck in the back.
+        // With an enemy able to fall on it, it turns to face it rather than run on and be
+        // struck in the back. A hero fights his way on; any other figure stands and leaves
+        // the fighting to the rest of its unit (a pack-bearer that charged the raiders lost
+        // the Baggage Train).
         let pressed = view
             .figs
             .iter()
             .any(|e| e.side != side && !e.down && view.dist(e.cell, me.cell) <= e.threat / 2);
-        if pressed {
+        if pressed && me.hero {
             break;
+        }
+        if pressed {
+            return hold(format!(
+                "stands and faces the enemy on the way to its objective (\"{}\")",
+                o.name
+            ));
         }
         return attack(
             format!("makes for its objective (\"{}\")", o.name),

@@ -117,6 +117,26 @@ fn exposure(
     total
 }
 
+/// How many enemies at least as strong as `f` could reach `cell` within a turn with no
+/// side-mate of `f` standing nearer to them than `cell`: the enemies a side's last leader
+/// would meet alone there (`command::last_leader`). He still advances, behind his front.
+fn unscreened(view: &View, f: &FigView, cell: Cell) -> i64 {
+    let mine = worth(f);
+    view.enemies(f.side)
+        .filter(|e| worth(e) >= mine && view.dist(e.cell, cell) <= e.threat)
+        .filter(|e| {
+            let d = view.dist(e.cell, cell);
+            !view.figs.iter().any(|x| {
+                x.side == f.side
+                    && !x.down
+                    && x.id != f.id
+                    && x.troop != crate::rules::ruleset::TroopType::Horse
+                    && view.dist(x.cell, e.cell) < d
+            })
+        })
+        .count() as i64
+}
+
 /// The value of standing at `cell` facing `facing` next to enemies: contacts through our
 /// front count for us, more against their flank or rear (D12); enemies already touching our
 /// flank or rear count against.
@@ -227,6 +247,7 @@ pub fn choose_move(
             let here = field.at(f.cell);
             let here_near = nearest.at(f.cell);
             let step = crate::rules::mp::Mp::ONE.raw();
+            let last = super::command::last_leader(view, f);
             let end = reach
                 .ends()
                 .iter()
@@ -238,7 +259,12 @@ pub fn choose_move(
                     let progress = (here - field.at(e.cell)) / step.max(1);
                     let score = progress * 30 + contact_value(view, f, e.cell, e.facing)
                         - exposure(view, &threats, f, e.cell, e.facing) / 40
-                        - facing_error(view.grid, e.cell, e.facing, Some(tcell)) as i64 * 5;
+                        - facing_error(view.grid, e.cell, e.facing, Some(tcell)) as i64 * 5
+                        - if last {
+                            unscreened(view, f, e.cell) * 400
+                        } else {
+                            0
+                        };
                     (score, std::cmp::Reverse(e.cost))
                 })
                 .copied();

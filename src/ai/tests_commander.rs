@@ -448,3 +448,84 @@ fn i31_a_leaders_charges_go_for_the_hunted_enemy_and_do_not_pile_up() {
     assert!(hunted_charges > 0, "the seeds exercise a hunted target");
     assert!(spread > 0, "the seeds exercise a second charger: {spread}");
 }
+
+/// Issue 31: a side's last leader is kept out of fights he would meet alone. On Hold the
+/// Bridge against a rush, Blue's only leader, its knight, rode to the front of the bridge and
+/// fell in the first turn in 8 of seeds 0–19 (the code before this test), after which the
+/// whole side rolls on the actions table; now he ends his moves where no enemy as strong as he
+/// can reach him before a side-mate does, and falls in turn 1 in at most 3 of them.
+#[test]
+fn i31_the_last_leader_is_not_sent_alone_into_the_enemy() {
+    use super::plain::{Plain, Plan};
+    let lv = level("destrier_bridge");
+    let mut fell = Vec::new();
+    for seed in 0..20u64 {
+        let (_, mut g) = super::bout::play_scripted(
+            &lv,
+            seed,
+            1,
+            &[AiLevel::Table, AiLevel::Commander],
+            None,
+            Some(Plain::new(Plan::Rush, 0)),
+        );
+        let snap = g.snapshot();
+        let knight = snap.figures.iter().find(|f| f.id == "blue_knight");
+        let out = knight.is_none_or(|f| {
+            f.body[0] == 0
+                || f.conditions
+                    .iter()
+                    .any(|c| c == "dead" || c == "incapacitated")
+        });
+        if out {
+            fell.push(seed);
+        }
+    }
+    assert!(
+        fell.len() <= 3,
+        "the Blue knight fell in turn 1 with seeds {fell:?}"
+    );
+}
+
+/// Issue 31: a figure its side must bring to an edge that an enemy could fall on stands and
+/// faces it, and leaves the fighting to its unit. The Baggage Train's pack-bearers (Red must
+/// bring them off the east edge) used to play CHARGE and CLOSE at the raiders and be cut down
+/// (every one of 21 losses read); now they play no TAC card that moves them into contact.
+#[test]
+fn i31_a_figure_that_must_get_away_does_not_charge_the_enemy() {
+    use super::plain::{Plain, Plan};
+    use crate::sim::log::Happening;
+    let lv = level("destrier_baggage");
+    let mut plays = 0;
+    for seed in 0..8u64 {
+        let (_, g) = super::bout::play_scripted(
+            &lv,
+            seed,
+            3,
+            &[AiLevel::Commander, AiLevel::Table],
+            None,
+            Some(Plain::new(Plan::Rush, 1)),
+        );
+        for l in g.log() {
+            let Happening::CardsFaced(faced) = &l.what else {
+                continue;
+            };
+            for p in faced
+                .plays
+                .iter()
+                .filter(|p| p.figure.starts_with("bearer_"))
+            {
+                plays += 1;
+                assert!(
+                    !matches!(
+                        p.choice.tac,
+                        Some(TacCard::Charge | TacCard::Fleche | TacCard::Close)
+                    ),
+                    "seed {seed}: {} plays {:?}",
+                    p.figure,
+                    p.choice
+                );
+            }
+        }
+    }
+    assert!(plays > 0, "the bearers were never in a melee");
+}
