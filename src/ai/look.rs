@@ -70,8 +70,10 @@ pub fn prepare(world: &mut World, view: &View, side: u8, _cache: &mut FieldCache
         }
         let setup = setup_move(world, e.entity);
         let board = &world.resource::<Map>().0;
-        // Their next half-move: a whole half-move allowance at the gait they have now.
-        let allowance = setup.mover.basis.max(setup.left);
+        // Their next half-move: a whole half-move allowance at the gait they have now, or
+        // half a turn at their fastest gait (a halted knight may gallop next half-move).
+        let fastest = Mp::cells(i64::from(e.threat.max(0)) / 2);
+        let allowance = setup.mover.basis.max(setup.left).max(fastest);
         let reach = reachable(board, &setup.mover, setup.pose, allowance);
         let cells: Vec<Cell> = reach.cells().iter().map(|x| x.cell).collect();
         ends.insert(i, cells);
@@ -258,7 +260,7 @@ pub fn choose_move(
                 .max_by_key(|e| {
                     let progress = (here - field.at(e.cell)) / step.max(1);
                     let score = progress * 30 + contact_value(view, f, e.cell, e.facing)
-                        - exposure(view, &threats, f, e.cell, e.facing) / 40
+                        - exposure(view, &threats, f, e.cell, e.facing) / 10
                         - facing_error(view.grid, e.cell, e.facing, Some(tcell)) as i64 * 5
                         - if last {
                             unscreened(view, f, e.cell) * 400

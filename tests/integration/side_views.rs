@@ -38,6 +38,20 @@ fn face_down(order: &Order) -> Option<(&str, Order)> {
     }
 }
 
+/// How many times the game has faced cards or revealed charge orders so far.
+fn reveals(game: &Game) -> usize {
+    game.log()
+        .iter()
+        .filter(|l| {
+            matches!(
+                l.what,
+                warhorse::sim::log::Happening::CardsFaced(_)
+                    | warhorse::sim::log::Happening::ChargesRevealed(_)
+            )
+        })
+        .count()
+}
+
 fn figure_of(secret: &Secret) -> &str {
     match secret {
         Secret::Cards { figure, .. }
@@ -75,6 +89,7 @@ fn check_level(level: &Level, name: &str) -> Seen {
             break;
         };
         let before = game.record().clone();
+        let reveals_before = reveals(&game);
         if game.order(&order).is_err() {
             // The computer's refusals are another test's business; this one looks at views.
             continue;
@@ -117,8 +132,12 @@ fn check_level(level: &Level, name: &str) -> Seen {
                 assert!(v.own.is_empty(), "{name}: a spectator has no secrets");
             }
         }
-        // Played the other way face down, the order leaves every other seat's view as it is.
+        // Played the other way face down, the order leaves every other seat's view as it is
+        // — unless it was the last one awaited and the round or the charges were revealed:
+        // then both plays are public (and a figure the reveal left without blows has its
+        // next card played for it, face down, which the chooser's view still holds).
         if seen.swaps < SWAPS
+            && reveals(&game) == reveals_before
             && let Some((figure, other)) = face_down(&order)
             && let Some(chooser) = views.iter().find_map(|v| match v.seat {
                 Seat::Side(s) if v.own.iter().any(|x| figure_of(x) == figure) => Some(s),
