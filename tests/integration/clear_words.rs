@@ -11,6 +11,19 @@ use warhorse::ui::screens::saves::{list_saves, load_game};
 
 const TINY: &str = "docs/examples/tiny.ron";
 
+/// Every level of `levels/`, loaded: what a player can pick on the start screen.
+fn shipped_levels() -> Vec<(PathBuf, warhorse::level::Level)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("levels").expect("levels") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "ron") {
+            let level = load_level_file(&path).expect("a level");
+            out.push((path, level));
+        }
+    }
+    out
+}
+
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("warhorse-words-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -104,12 +117,7 @@ fn a_side_named_as_a_plural_takes_a_plural_verb_in_every_log_line() {
     ];
     let mut plural_sides = 0;
     let mut lines = 0;
-    for entry in std::fs::read_dir("levels").expect("levels") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|x| x != "ron") {
-            continue;
-        }
-        let level = load_level_file(&path).expect("a level");
+    for (path, level) in shipped_levels() {
         let plurals: Vec<String> = level
             .file
             .sides
@@ -159,12 +167,7 @@ fn what_a_player_reads_names_no_docs_file_and_no_issue() {
                 .any(|(at, w)| text[at + w.len()..].starts_with(|c: char| c.is_ascii_digit()))
     };
     let mut read = 0;
-    for entry in std::fs::read_dir("levels").expect("levels") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|x| x != "ron") {
-            continue;
-        }
-        let level = load_level_file(&path).expect("a level");
+    for (path, level) in shipped_levels() {
         let mut texts = vec![level.file.name.clone(), level.file.description.clone()];
         texts.extend(level.file.sides.iter().map(|s| s.briefing.clone()));
         if let Some(v) = &level.file.victory {
@@ -193,12 +196,7 @@ fn the_window_names_figures_never_by_their_ids() {
     use warhorse::sim::order::Order;
     use warhorse::ui::bridge::shown_line;
     let mut shown = 0;
-    for entry in std::fs::read_dir("levels").expect("levels") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|x| x != "ron") {
-            continue;
-        }
-        let level = load_level_file(&path).expect("a level");
+    for (path, level) in shipped_levels() {
         let names = level.names();
         let ids: Vec<String> = names
             .iter()
