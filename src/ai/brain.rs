@@ -102,10 +102,7 @@ pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
         .memos
         .remove(&side)
         .unwrap_or_default();
-    let round = world
-        .get_resource::<crate::sim::melee::MeleeState>()
-        .and_then(|s| s.fight.as_ref().map(|f| f.round))
-        .unwrap_or(0);
+    let round = crate::sim::side_asks::melee_round(world);
     if memo.stamp != Some((turn, phase, round)) {
         memo = SideMemo {
             stamp: Some((turn, phase, round)),

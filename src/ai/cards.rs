@@ -18,22 +18,20 @@ use crate::rules::melee::fight::Fight;
 use crate::rules::melee::flow;
 use crate::rules::melee::tables::{Tables, tables};
 use crate::sim::Game;
-use crate::sim::melee::{MeleeState, Stage};
+use crate::sim::melee::Stage;
 use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::side_asks as asks;
 use crate::sim::view::FigView;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 
 /// The figures of `side` the melee waits for now, with their index in the fight.
 pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
-    let Some(s) = world.get_resource::<MeleeState>() else {
+    let Some(fight) = asks::melee_fight(world) else {
         return Vec::new();
     };
-    let Some(fight) = &s.fight else {
-        return Vec::new();
-    };
-    s.waiting_ids()
+    asks::melee_waiting_ids(world)
         .into_iter()
         .filter_map(|id| fight.index_of(&id).map(|i| (i, id)))
         .filter(|(i, _)| fight.fighters[*i].side == side)
@@ -43,18 +41,14 @@ pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
 /// The first of [`waiting_of`], without copying the others' ids: asked for every card order,
 /// it must not cost a walk of every waiting figure's id (issue 33).
 pub fn first_waiting_of(world: &World, side: u8) -> Option<(usize, String)> {
-    let s = world.get_resource::<MeleeState>()?;
-    let i = s.first_waiting(side)?;
-    Some((i, s.fight.as_ref()?.fighters[i].id.clone()))
+    asks::melee_first_waiting(world, side)
 }
 
 /// True when the melee waits for a figure of `side`.
 pub fn side_waits(world: &World, side: u8) -> bool {
     let phase = *world.resource::<State<Phase>>().get();
     matches!(phase, Phase::Tac | Phase::MeleeRounds)
-        && world
-            .get_resource::<MeleeState>()
-            .is_some_and(|s| s.first_waiting(side).is_some())
+        && asks::melee_first_waiting(world, side).is_some()
 }
 
 /// The unit intent of a fighter (a mount's is its rider's), if its unit rolled this turn.
@@ -427,10 +421,8 @@ pub fn next_card_order(
                 .collect();
             // The leader's orders for the figure the melee waits for (the one this call
             // answers for), when its unit is commanded at the commander's level.
-            let who = world.get_resource::<MeleeState>().and_then(|s| {
-                let (i, _) = first_waiting_of(world, side)?;
-                Some(rider_id(s.fight.as_ref()?, i).to_string())
-            });
+            let who = first_waiting_of(world, side)
+                .and_then(|(i, _)| Some(rider_id(asks::melee_fight(world)?, i).to_string()));
             let intent = who.and_then(|who| {
                 let f = led
                     .iter()
@@ -443,18 +435,16 @@ pub fn next_card_order(
         (None, None)
     };
     let world = game.app.world();
-    let s = world.get_resource::<MeleeState>()?;
     // Borrowed, not copied: a copy of a fight of 4096 figures for every card order was most
     // of a big melee's time (issue 33).
-    let fight = s.fight.as_ref()?;
-    let stage = s.stage;
+    let fight = asks::melee_fight(world)?;
+    let stage = asks::melee_stage(world)?;
     let (i, id) = first_waiting_of(world, side)?;
-    let seed = world.resource::<crate::sim::dice::Dice>().seed;
+    let seed = asks::own_seed(world, side);
     let turn = world.resource::<TurnState>().turn as u64;
     if stage == Stage::Guessing {
         // Every level guesses: each dodge it must guess once, then it passes what is left.
-        let dodger = s
-            .dodges_to_guess()
+        let dodger = asks::dodges_to_guess(world)
             .into_iter()
             .find(|(g, d)| *g == id && !tried.contains(&format!("guess {g} {d}")))
             .map(|(_, d)| d);

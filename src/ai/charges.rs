@@ -16,9 +16,10 @@ use crate::rules::charge::ride::Reply;
 use crate::rules::melee::cards::{MeleeCard, TacCard};
 use crate::sim::Game;
 use crate::sim::action_roll::ActionRolls;
-use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_arrives, charge_targets};
+use crate::sim::charge::{Stage, awaiting_ids, charge_arrives, charge_targets};
 use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
+use crate::sim::side_asks as asks;
 use crate::sim::view::View;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
@@ -111,7 +112,7 @@ fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong:
     let (hunted, taken) = if led {
         (
             command::hunted(world, view, me.side),
-            charged_by_side(world, view, me.side),
+            charged_by_side(world, me.side),
         )
     } else {
         Default::default()
@@ -150,14 +151,10 @@ fn declaration(world: &mut World, view: &View, id: &str, level: AiLevel, strong:
 
 /// The targets the figures of `side` have declared so far this turn, once per declaration: its
 /// own side's orders, which it wrote itself (the enemy's stay face down, C1).
-fn charged_by_side(world: &World, view: &View, side: u8) -> Vec<String> {
-    let Some(book) = world.get_resource::<ChargeBook>() else {
-        return Vec::new();
-    };
-    book.declared
-        .iter()
-        .filter(|(u, _)| view.figs.iter().any(|f| &f.id == *u && f.side == side))
-        .flat_map(|(_, ts)| ts.iter().cloned())
+fn charged_by_side(world: &mut World, side: u8) -> Vec<String> {
+    asks::own_charges(world, side)
+        .into_iter()
+        .flat_map(|(_, ts)| ts)
         .collect()
 }
 
@@ -173,17 +170,11 @@ fn answer(world: &mut World, view: &View, id: &str, strong: bool) -> Order {
         return plain;
     }
     // After the reveal the declarations are public (the log lists them).
-    let chargers: Vec<String> = world
-        .get_resource::<ChargeBook>()
-        .filter(|b| b.stage == Stage::Answering)
-        .map(|b| {
-            b.declared
-                .iter()
-                .filter(|(_, ts)| ts.iter().any(|t| t == id))
-                .map(|(u, _)| u.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let chargers: Vec<String> = if asks::charge_stage(world) == Some(Stage::Answering) {
+        asks::chargers_of(world, id)
+    } else {
+        Vec::new()
+    };
     let Some(c) = chargers.first() else {
         return plain;
     };
@@ -248,7 +239,7 @@ pub fn next_charge_order(
             });
         }
     }
-    let stage = world.get_resource::<ChargeBook>().map(|b| b.stage)?;
+    let stage = asks::charge_stage(world)?;
     let waiting = waiting_of(world, side, &view);
     let id = match next_to_order(waiting, tried, stage)? {
         Next::Choose(id) => id,

@@ -9,9 +9,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Which tiling a map uses (brief §0: `destrier` squares, `asl` and `realms` hexes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GridKind {
     /// Squares, eight directions (orthogonal and diagonal).
+    #[default]
     Square,
     /// Pointy-top hexes, six directions.
     Hex,
@@ -46,6 +47,24 @@ pub struct Dir(pub u8);
 
 const SQUARE_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 const HEX_NAMES: [&str; 6] = ["NE", "E", "SE", "SW", "W", "NW"];
+const SQUARE_WORDS: [&str; 8] = [
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+];
+const HEX_WORDS: [&str; 6] = [
+    "north-east",
+    "east",
+    "south-east",
+    "south-west",
+    "west",
+    "north-west",
+];
 const SQUARE_DELTA: [(i32, i32); 8] = [
     (0, -1),
     (1, -1),
@@ -118,6 +137,15 @@ impl GridKind {
         match self {
             GridKind::Square => SQUARE_NAMES.get(d.0 as usize).copied().unwrap_or("?"),
             GridKind::Hex => HEX_NAMES.get(d.0 as usize).copied().unwrap_or("?"),
+        }
+    }
+
+    /// A direction as a player reads it ("north-east", "west"): cards and log lines name the
+    /// way a figure moves or faces by the compass, not by a number (issue 34).
+    pub fn dir_words(self, d: Dir) -> &'static str {
+        match self {
+            GridKind::Square => SQUARE_WORDS.get(d.0 as usize).copied().unwrap_or("?"),
+            GridKind::Hex => HEX_WORDS.get(d.0 as usize).copied().unwrap_or("?"),
         }
     }
 

@@ -25,6 +25,7 @@ pub mod record;
 pub mod rout;
 pub mod router;
 pub mod seat;
+pub mod side_asks;
 pub mod side_view;
 pub mod snapshot;
 pub mod table_rolls;

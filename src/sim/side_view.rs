@@ -162,6 +162,9 @@ fn secrets_of(world: &mut World, side: u8) -> Vec<Secret> {
     let mut q = world.query::<(&FigureId, &SideId)>();
     let sides: HashMap<&str, u8> = q.iter(world).map(|(f, s)| (f.0.as_str(), s.0)).collect();
     let ours = |id: &str| sides.get(id) == Some(&side);
+    let grid = world
+        .get_resource::<super::world::Map>()
+        .map_or_else(Default::default, |m| m.0.grid);
     let mut out = Vec::new();
     if let Some(m) = world.get_resource::<MeleeState>()
         && matches!(m.stage, MeleeStage::Choosing | MeleeStage::Guessing)
@@ -171,7 +174,7 @@ fn secrets_of(world: &mut World, side: u8) -> Vec<Secret> {
                 .filter(|(id, _)| ours(id))
                 .map(|(id, c)| Secret::Cards {
                     figure: id.to_string(),
-                    cards: c.faced_words(),
+                    cards: c.faced_words(grid),
                 }),
         );
         out.extend(

@@ -21,6 +21,7 @@ pub mod screens;
 pub mod settings;
 pub mod shots;
 pub mod sound;
+pub mod window_size;
 
 pub use camera::{CameraDrag, MapCamera};
 pub use counters::{CounterOf, HasCounter};
@@ -76,6 +77,7 @@ impl Plugin for UiPlugin {
                 screens::ScreensPlugin,
                 settings::SettingsPlugin::default(),
                 sound::SoundPlugin,
+                window_size::plugin,
             ));
     }
 }
@@ -99,7 +101,10 @@ pub fn window_app_on(level: Level, any_thread: bool) -> App {
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title,
-                    resolution: WindowResolution::new(1280, 800),
+                    resolution: WindowResolution::new(
+                        window_size::WANTED.x as u32,
+                        window_size::WANTED.y as u32,
+                    ),
                     ..default()
                 }),
                 ..default()

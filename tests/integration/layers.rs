@@ -278,3 +278,45 @@ fn the_world_reach_finder_sees_a_reach() {
     assert_eq!(world_reaches("game\n    .app\n    .world()"), 1);
     assert_eq!(world_reaches("let a = self.apply(); x.apples"), 0);
 }
+
+/// The names through which the simulation's secrets could be read: the melee's face-down
+/// plays and guesses (`MeleeState`), the charge orders before their reveal (`ChargeBook`) and
+/// the dice with their seed (`Dice`, `sim::dice`).
+const SECRET_HOLDERS: [&str; 4] = ["MeleeState", "ChargeBook", "Dice>", "sim::dice"];
+
+/// How many times `code` names a holder of secrets.
+fn secret_reads(code: &str) -> usize {
+    SECRET_HOLDERS.iter().map(|h| code.matches(h).count()).sum()
+}
+
+/// Issue 29 item 3 and I4: the computer knows what a player at the table would. `src/ai/`
+/// reads the melee, the charges and its own seed through `sim::side_asks`, which answers
+/// only what the asking side may know; no file of it names the books that hold the other
+/// side's face-down choices, nor the dice.
+#[test]
+fn the_ai_reads_no_book_of_secrets_and_no_dice() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root.join("ai"), &mut files);
+    assert!(files.len() > 10, "the AI's sources are read");
+    let reading: Vec<String> = files
+        .iter()
+        .filter(|f| secret_reads(&code_of(&std::fs::read_to_string(f).expect("source"))) > 0)
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(reading.is_empty(), "the AI reads secrets in {reading:?}");
+}
+
+#[test]
+fn the_secret_read_finder_sees_a_read() {
+    assert_eq!(secret_reads("world.get_resource::<MeleeState>()"), 1);
+    assert_eq!(
+        secret_reads("world.resource::<crate::sim::dice::Dice>().seed"),
+        2
+    );
+    assert_eq!(secret_reads("asks::melee_stage(world) // MeleeState"), 1);
+    assert_eq!(
+        secret_reads(&code_of("asks::melee_stage(world) // MeleeState")),
+        0
+    );
+}

@@ -9,7 +9,7 @@ use warhorse::sim::components::{CarriedBy, FigureId, Position, SideId};
 use warhorse::sim::order::Order;
 use warhorse::ui::bridge::{ActiveGame, GameView, Mirror};
 use warhorse::ui::play::reach_view::{CurrentPreview, CurrentReach};
-use warhorse::ui::play::{Feedback, Hover, PlayAction, Selection, headless_app};
+use warhorse::ui::play::{AskFirst, Feedback, Hover, PlayAction, Selection, headless_app};
 
 fn app(seed: u64) -> App {
     let level = default_level().expect("the default level loads");
@@ -218,8 +218,8 @@ fn undo_takes_back_a_move_but_stops_at_the_dice() {
     act(&mut app, PlayAction::Select(Some(unit.clone())));
     hover(&mut app, target, 0);
     act(&mut app, PlayAction::Click(target));
-    act(&mut app, PlayAction::EndSide);
-    act(&mut app, PlayAction::EndSide);
+    act(&mut app, PlayAction::EndSideAnyway);
+    act(&mut app, PlayAction::EndSideAnyway);
     let v = view(&app);
     // The second fire phase (D3) waits for the archers, or passes to the half-move.
     assert!(
@@ -281,7 +281,7 @@ fn at_a_shared_computer_undo_takes_back_only_the_moving_sides_own_moves() {
     let (unit, _, target) = select_mover(&mut app, first);
     hover(&mut app, target, 0);
     act(&mut app, PlayAction::Click(target));
-    act(&mut app, PlayAction::EndSide);
+    act(&mut app, PlayAction::EndSideAnyway);
     let second = view(&app).side_to_move.expect("the other side moves");
     assert_ne!(second, first);
     // The other player may not take back the first player's end of half-move or move.
@@ -303,4 +303,88 @@ fn at_a_shared_computer_undo_takes_back_only_the_moving_sides_own_moves() {
         !view(&app).can_undo,
         "back at the other side's end of half-move"
     );
+}
+
+/// The questions the board has asked so far.
+fn asked(app: &App) -> Vec<AskFirst> {
+    let messages = app
+        .world()
+        .resource::<bevy::ecs::message::Messages<AskFirst>>();
+    messages.get_cursor().read(messages).cloned().collect()
+}
+
+/// Issue 34: "ending a half-move with unmoved figures or leaving a battle asks first". On River
+/// Crossing one figure of the side moves; Enter then asks, naming the figures that have not
+/// moved and not the one that has, and ends nothing; "end it" ends the half-move.
+#[test]
+fn ending_a_half_move_with_figures_unmoved_asks_first() {
+    let mut app = app(1);
+    let first = view(&app).side_to_move.expect("a side moves");
+    let others: Vec<String> = figures_of(&mut app, first)
+        .into_iter()
+        .map(|f| f.0)
+        .collect();
+    let (unit, _, target) = select_mover(&mut app, first);
+    hover(&mut app, target, 0);
+    act(&mut app, PlayAction::Click(target));
+    let orders = game(&app).record().orders.len();
+    act(&mut app, PlayAction::EndSide);
+    let questions = asked(&app);
+    assert_eq!(questions.len(), 1, "{questions:?}");
+    let q = &questions[0];
+    assert_eq!(q.then, PlayAction::EndSideAnyway);
+    let names = view(&app).names.clone();
+    assert!(!q.text.contains(names.name(&unit)), "{}", q.text);
+    let unmoved: Vec<&String> = others.iter().filter(|id| **id != unit).collect();
+    assert!(
+        !unmoved.is_empty(),
+        "River Crossing's sides have several figures"
+    );
+    for id in unmoved {
+        assert!(q.text.contains(names.name(id)), "{id} missing: {}", q.text);
+    }
+    assert_eq!(view(&app).side_to_move, Some(first), "nothing ended");
+    assert_eq!(game(&app).record().orders.len(), orders, "no order given");
+    act(&mut app, q.then.clone());
+    assert_ne!(view(&app).side_to_move, Some(first), "the half-move ended");
+}
+
+/// Issue 34: "a cell out of reach explains why on hover (the rule and the cost), a click
+/// there keeps the selection". A cell the figure could reach only with more movement than it
+/// has: the click keeps the figure selected, orders nothing, and says what the way there costs
+/// against what is left.
+#[test]
+fn a_click_out_of_reach_keeps_the_selection_and_says_what_the_way_costs() {
+    use warhorse::ui::play::reach_view::why_not;
+    use warhorse::ui::settings::Fractions;
+    let mut app = app(1);
+    let side = view(&app).side_to_move.expect("a side moves");
+    let (unit, _, _) = select_mover(&mut app, side);
+    let r = app
+        .world()
+        .resource::<CurrentReach>()
+        .0
+        .clone()
+        .expect("a reach");
+    let occupied: Vec<Cell> = (0..2)
+        .flat_map(|s| figures_of(&mut app, s))
+        .map(|f| f.1)
+        .collect();
+    let beyond = *r
+        .far
+        .iter()
+        .find(|e| !r.cells.iter().any(|c| c.cell == e.cell) && !occupied.contains(&e.cell))
+        .expect("a cell beyond its reach");
+    let why = why_not(&r, beyond.cell, Fractions::default()).expect("a reason");
+    assert!(
+        why.contains("Out of reach") && why.contains(&Fractions::default().amount(beyond.cost)),
+        "{why}"
+    );
+    assert_eq!(why_not(&r, r.cells[0].cell, Fractions::default()), None);
+    let orders = game(&app).record().orders.len();
+    act(&mut app, PlayAction::Click(beyond.cell));
+    assert_eq!(app.world().resource::<Selection>().unit, Some(unit));
+    assert_eq!(game(&app).record().orders.len(), orders);
+    let fb = app.world().resource::<Feedback>().status.clone();
+    assert!(fb.contains("Out of reach"), "{fb}");
 }

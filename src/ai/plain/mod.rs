@@ -44,7 +44,7 @@ use crate::rules::grid::Cell;
 use crate::rules::melee::cards::TacCard;
 use crate::rules::victory::Objective;
 use crate::sim::Game;
-use crate::sim::charge::{ChargeBook, Stage, awaiting_ids, charge_targets};
+use crate::sim::charge::{Stage, awaiting_ids, charge_targets};
 use crate::sim::order::Order;
 use crate::sim::phase::{Phase, TurnState};
 use crate::sim::view::{FigView, View};
@@ -181,12 +181,7 @@ impl Plain {
         }
         let turn = world.resource::<TurnState>().turn;
         let phase = game.phase();
-        let round = game
-            .app
-            .world()
-            .get_resource::<crate::sim::melee::MeleeState>()
-            .and_then(|s| s.fight.as_ref().map(|f| f.round))
-            .unwrap_or(0);
+        let round = crate::sim::side_asks::melee_round(game.app.world());
         if self.memo.stamp != Some((turn, phase, round)) {
             self.memo = Memo {
                 stamp: Some((turn, phase, round)),
@@ -292,7 +287,7 @@ impl Plain {
         let objectives = objectives(game);
         let world = game.app.world_mut();
         let view = View::build(world);
-        let stage = world.get_resource::<ChargeBook>().map(|b| b.stage)?;
+        let stage = crate::sim::side_asks::charge_stage(world)?;
         let waiting: Vec<String> = awaiting_ids(world)
             .into_iter()
             .filter(|id| view.figs.iter().any(|f| &f.id == id && f.side == self.side))

@@ -2,7 +2,7 @@
 //! figure's face-down choice, as data. They sit below the fight and the tables that name
 //! them; what a card costs and who may play it now is [`super::cards`]' business.
 
-use crate::rules::grid::Dir;
+use crate::rules::grid::{Dir, GridKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -323,6 +323,27 @@ impl MeleeCard {
     }
 }
 
+impl MeleeCard {
+    /// The card as a player reads it on a map of `grid`: a MOVE, WHEEL or TURN names its way
+    /// by the compass (`MOVE 1" north-east`, `TURN to face west`), where the card's name in
+    /// orders and picks ([`fmt::Display`]) keeps the direction's number (issue 34).
+    pub fn words(&self, grid: GridKind) -> String {
+        match self {
+            MeleeCard::Move(MoveStep::To(d)) => format!("MOVE 1\" {}", grid.dir_words(*d)),
+            MeleeCard::Move(MoveStep::Face(d)) => {
+                format!("MOVE 1\" (turn to face {})", grid.dir_words(*d))
+            }
+            MeleeCard::Horse(HorseCard::Wheel { facing }) => {
+                format!("WHEEL to face {}", grid.dir_words(*facing))
+            }
+            MeleeCard::Horse(HorseCard::Turn { facing }) => {
+                format!("TURN to face {}", grid.dir_words(*facing))
+            }
+            c => c.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for MeleeCard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -401,8 +422,9 @@ impl Choice {
     }
 
     /// Each card of the play as it is faced (D9), TAC first: `CLOSE at levy`,
-    /// `DELIVER BLOW → levy`; a play of no card is `PASSIVE SHIELD PARRY`, "standing quietly".
-    pub fn faced_words(&self) -> Vec<String> {
+    /// `DELIVER BLOW → levy`, `MOVE 1" north-east`; a play of no card is `PASSIVE SHIELD
+    /// PARRY`, "standing quietly".
+    pub fn faced_words(&self, grid: GridKind) -> Vec<String> {
         let mut out = Vec::with_capacity(1 + self.melee.len());
         if let Some(t) = self.tac {
             out.push(match &self.tac_target {
@@ -410,7 +432,7 @@ impl Choice {
                 None => t.name().to_string(),
             });
         }
-        out.extend(self.melee.iter().map(MeleeCard::to_string));
+        out.extend(self.melee.iter().map(|m| m.words(grid)));
         if out.is_empty() {
             out.push("PASSIVE SHIELD PARRY".into());
         }

@@ -176,6 +176,10 @@ pub struct Faced {
     pub round: u32,
     /// Each figure that played, in the fight's order.
     pub plays: Vec<FacedPlay>,
+    /// The map's grid, so that a MOVE, WHEEL or TURN card names its way by the compass
+    /// (issue 34). Older saves' happenings have none and read as squares.
+    #[serde(default)]
+    pub grid: crate::rules::grid::GridKind,
 }
 
 /// One figure's cards, face up.
@@ -211,7 +215,7 @@ impl std::fmt::Display for Faced {
                 f.write_str("; ")?;
             }
             write!(f, "{}: ", p.figure)?;
-            for (j, card) in p.choice.faced_words().iter().enumerate() {
+            for (j, card) in p.choice.faced_words(self.grid).iter().enumerate() {
                 if j > 0 {
                     f.write_str(" + ")?;
                 }

@@ -140,6 +140,7 @@ pub fn resolve<D: Dice>(
         out.push(Event::faced(super::Faced {
             round: if tac_phase { 0 } else { fight.round },
             plays,
+            grid: fight.grid(),
         }));
     }
     let cards = |i: usize| plays[i].as_ref().map_or(&[][..], |c| &c.melee[..]);

@@ -3,13 +3,13 @@
 //! sends the previewed path, a key sends its order, and the bridge's [`OrderOutcome`] —
 //! accepted, or refused with the rule's reason — is shown as it comes.
 
-use super::reach_view::{CurrentPreview, CurrentReach, PathPreview, preview_at};
-use super::{Feedback, Hover, Mode, OrderLock, PlayAction, Selection, TOAST_SECS};
+use super::reach_view::{CurrentPreview, CurrentReach, PathPreview, preview_at, why_not};
+use super::{AskFirst, Feedback, Hover, Mode, OrderLock, PlayAction, Selection, TOAST_SECS};
 use crate::rules::grid::Cell;
 use crate::rules::movement::{Hand, Step};
 use crate::rules::ruleset::TroopType;
 use crate::sim::components::{
-    CarriedBy, Conditions, FigureId, GaitState, Position, RidingOn, SideId, Troop,
+    Allowance, CarriedBy, Conditions, FigureId, GaitState, Position, RidingOn, SideId, Troop,
 };
 use crate::sim::order::Order;
 use crate::ui::Selected;
@@ -105,6 +105,65 @@ pub fn click_move(
     (!p.steps.is_empty()).then_some(p)
 }
 
+/// What the question before ending a half-move needs to know about a mirror.
+pub type MoverFacts = (
+    &'static FigureId,
+    Option<&'static SideId>,
+    Option<&'static Allowance>,
+    Option<&'static RidingOn>,
+    Option<&'static CarriedBy>,
+    Option<&'static Troop>,
+    Option<&'static Conditions>,
+);
+
+/// The figures of `side` that could still move this half-move and have not (issue 34: ending
+/// a half-move with them asks first), by id. A rider and its mount are one mover, named by the
+/// rider, which has moved when either has; a riderless horse is nobody's to move, and a
+/// fallen figure or one with no movement left cannot move.
+pub fn unmoved(movers: &Query<MoverFacts, With<Mirror>>, side: u8) -> Vec<String> {
+    let used = |a: Option<&Allowance>| a.is_some_and(|a| a.used_any);
+    let mut out: Vec<String> = movers
+        .iter()
+        .filter(|m| m.1.is_some_and(|s| s.0 == side) && m.4.is_none())
+        .filter(|m| m.5.is_none_or(|t| t.0 != TroopType::Horse || m.3.is_some()))
+        .filter(|m| {
+            m.6.is_none_or(|c| !c.0.iter().any(|w| w == "dead" || w == "incapacitated"))
+        })
+        .filter(|m| {
+            let mount = m.3.and_then(|r| movers.get(r.0).ok());
+            let left =
+                |a: Option<&Allowance>| a.is_some_and(|a| a.left > crate::rules::mp::Mp::ZERO);
+            !used(m.2)
+                && !mount.is_some_and(|h| used(h.2))
+                && (left(m.2) || mount.is_some_and(|h| left(h.2)))
+        })
+        .map(|m| m.0.0.clone())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The question asked before a half-move ends with `waiting` figures of `side` unmoved.
+fn end_half_move_question(view: &GameView, side: u8, waiting: &[String]) -> AskFirst {
+    let names: Vec<&str> = waiting.iter().map(|id| view.names.name(id)).collect();
+    let (count, have) = if names.len() == 1 {
+        ("One figure".to_string(), "has")
+    } else {
+        (format!("{} figures", names.len()), "have")
+    };
+    AskFirst {
+        title: format!("End {}'s half-move?", view.side_name(side)),
+        text: format!(
+            "{count} of {} {have} not moved this half-move: {}.\nThey stay where they stand, \
+             facing as they face, until their next half-move.",
+            view.side_name(side),
+            names.join(", ")
+        ),
+        yes: "End the half-move".to_string(),
+        then: PlayAction::EndSideAnyway,
+    }
+}
+
 fn send(requests: &mut MessageWriter<GameRequest>, o: Order) {
     requests.write(GameRequest::Order(o));
 }
@@ -130,6 +189,8 @@ pub fn perform_actions(
     mut feedback: ResMut<Feedback>,
     lock: Res<OrderLock>,
     claim: Res<super::MapClaim>,
+    movers: Query<MoverFacts, With<Mirror>>,
+    mut ask: MessageWriter<AskFirst>,
 ) {
     for action in actions.read() {
         // The card table has the map and the letter keys (L R B N guess a dodge): only
@@ -196,7 +257,20 @@ pub fn perform_actions(
                             say(&mut feedback, why);
                             picked = None;
                         } else if picked.is_none() && unit.is_some() {
-                            say(&mut feedback, "Nothing selected.");
+                            // A click where the figure cannot go keeps it selected and says
+                            // why (issue 34); Esc clears the selection.
+                            let why = reach
+                                .0
+                                .as_ref()
+                                .and_then(|r| why_not(r, *cell, Fractions::default()));
+                            say(
+                                &mut feedback,
+                                why.map_or_else(
+                                    || "Nothing to do there (Esc clears the selection).".into(),
+                                    |w| view.names.show(&w),
+                                ),
+                            );
+                            continue;
                         }
                         selection.unit = picked;
                     }
@@ -301,7 +375,15 @@ pub fn perform_actions(
                     }
                 }
             }
-            PlayAction::EndSide if view.side_to_move.is_some() => {
+            PlayAction::EndSide
+                if view.phase.is_half_move()
+                    && let Some(side) = view.side_to_move
+                    && let waiting = unmoved(&movers, side)
+                    && !waiting.is_empty() =>
+            {
+                ask.write(end_half_move_question(&view, side, &waiting));
+            }
+            PlayAction::EndSide | PlayAction::EndSideAnyway if view.side_to_move.is_some() => {
                 send(&mut requests, Order::EndSide);
                 selection.unit = None;
                 selection.mode = Mode::Move;
@@ -333,7 +415,7 @@ pub fn perform_actions(
                 );
             }
             PlayAction::Explain | PlayAction::FastForward => {}
-            PlayAction::EndSide => {
+            PlayAction::EndSide | PlayAction::EndSideAnyway => {
                 say(
                     &mut feedback,
                     "Nobody moves now: make the choices in the overlay (charges, cards; Enter confirms cards).",
@@ -369,6 +451,7 @@ pub fn gives_order(
         | PlayAction::BackUp
         | PlayAction::MountOrDismount
         | PlayAction::EndSide
+        | PlayAction::EndSideAnyway
         | PlayAction::Undo
         | PlayAction::Activity(_) => true,
         PlayAction::Select(_)

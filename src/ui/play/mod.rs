@@ -71,7 +71,7 @@ pub struct Hover {
 
 /// Everything a player can do, from the map, the keyboard or a button; one system turns
 /// them into selection changes and game requests, so keys and buttons cannot disagree.
-#[derive(Message, Clone, Debug, PartialEq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub enum PlayAction {
     /// A click on a map cell (not a drag).
     Click(Cell),
@@ -85,8 +85,12 @@ pub enum PlayAction {
     BackUp,
     /// Mount (then click the steed) or, when mounted, dismount.
     MountOrDismount,
-    /// End the side's half-move (D4).
+    /// End the side's half-move (D4). In a half-move with figures of the side that have not
+    /// moved, the player is asked first ([`AskFirst`]).
     EndSide,
+    /// End the side's half-move without asking: the player answered "end it" to the
+    /// question [`PlayAction::EndSide`] raised.
+    EndSideAnyway,
     /// Take back the last order.
     Undo,
     /// Preview the next (`+1`) or previous (`-1`) end facing at the hovered cell.
@@ -103,6 +107,22 @@ pub enum PlayAction {
     /// weapon (`G`), pick up an item (`P`) or a comrade (`K`), open (`O`) or unlock (`N`) a
     /// door, read a scroll (`Y`), pick up and ready (`V`).
     Activity(crate::rules::ruleset::Activity),
+}
+
+/// A question the player answers before an action is carried out (issue 34: "ending a
+/// half-move with unmoved figures … asks first"). The screens show it as a dialog and, on
+/// "yes", send `then`; on "no" nothing happens. A window without the screens (the headless
+/// tests) never answers, so nothing happens there either.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct AskFirst {
+    /// The dialog's title.
+    pub title: String,
+    /// What the player should weigh.
+    pub text: String,
+    /// The label of the "yes" button.
+    pub yes: String,
+    /// The action "yes" carries out.
+    pub then: PlayAction,
 }
 
 /// The activities a player starts from the figure panel or a key (D15, R2), with their key
@@ -170,6 +190,7 @@ impl Plugin for PlayLogicPlugin {
             app.add_plugins(BridgePlugin);
         }
         app.add_message::<PlayAction>()
+            .add_message::<AskFirst>()
             .init_resource::<Selection>()
             .init_resource::<Hover>()
             .init_resource::<Feedback>()

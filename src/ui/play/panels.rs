@@ -4,7 +4,7 @@
 
 use super::card::{CardData, FigureCard, card_of};
 use super::reach_view::{CurrentPreview, CurrentReach};
-use super::{Feedback, Mode, PlayAction, Selection};
+use super::{Feedback, Hover, Mode, PlayAction, Selection};
 use crate::rules::gait::Gait;
 use crate::rules::movement::Hand;
 use crate::ui::bridge::{GameView, Mirror, Mirrors};
@@ -79,6 +79,7 @@ fn draw_panels(
     selection: Res<Selection>,
     preview: Res<CurrentPreview>,
     reach: Res<CurrentReach>,
+    hover: Res<Hover>,
     feedback: Res<Feedback>,
     time: Res<Time>,
     index: Res<Mirrors>,
@@ -130,6 +131,7 @@ fn draw_panels(
                     &selection,
                     &reach,
                     &preview,
+                    &hover,
                     fractions,
                     &mut out,
                 );
@@ -295,6 +297,7 @@ pub(super) fn card_panel(
     selection: &Selection,
     reach: &CurrentReach,
     preview: &CurrentPreview,
+    hover: &Hover,
     fractions: Fractions,
     out: &mut Vec<PlayAction>,
 ) {
@@ -358,6 +361,11 @@ pub(super) fn card_panel(
                 p.choices
             ));
         }
+    } else if let (Some(r), Some(cell), Mode::Move) = (&reach.0, hover.cell, selection.mode)
+        && let Some(why) = super::reach_view::why_not(r, cell, fractions)
+    {
+        // A cell out of reach says why (issue 34), where the path would be.
+        ui.colored_label(RED, view.names.show(&why));
     } else {
         ui.label("Hover a highlighted cell to preview the path; click to move.");
     }

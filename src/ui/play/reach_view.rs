@@ -35,12 +35,19 @@ pub struct ReachView {
     pub reach: Reach,
     /// The cheapest end per reachable cell, by cell.
     pub cells: Vec<ReachEnd>,
+    /// The cheapest end per cell it could reach with [`FAR`] times its movement: what a cell
+    /// out of reach would cost, to say why it is out of reach (issue 34).
+    pub far: Vec<ReachEnd>,
     /// Why it may not move at all, if so (D16).
     pub blocked: Option<String>,
     /// Its side is the one moving now (otherwise the area is shown for information and the
     /// rules will refuse an order, D4).
     pub own_side: bool,
 }
+
+/// How many times a figure's movement left the search for [`ReachView::far`] may spend: far
+/// enough to price a cell a half-move or two away, bounded so a big map is not searched whole.
+pub const FAR: i64 = 4;
 
 /// The reach of the selected figure, if any.
 #[derive(Resource, Clone, Debug, Default)]
@@ -93,6 +100,8 @@ pub fn reach_view_of(
     } = game.reach(unit)?;
     let board = game.board().clone();
     let cells = reach.cells();
+    let far_left = setup.left.max(Mp::ONE) * FAR;
+    let far = crate::rules::reach::reachable(&board, &setup.mover, setup.pose, far_left).cells();
     Some(ReachView {
         asked: asked.to_string(),
         unit,
@@ -103,6 +112,7 @@ pub fn reach_view_of(
         board,
         reach,
         cells,
+        far,
         blocked: setup.blocked,
         own_side: side.is_some() && side == side_to_move,
     })
@@ -169,6 +179,32 @@ pub fn preview_at(
         cost: end.cost,
         left_after: view.left - end.cost,
         words,
+    })
+}
+
+/// Why the figure of `view` cannot move to `cell` (issue 34: "a cell out of reach explains
+/// why on hover (the rule and the cost)"), or `None` when it can, or when the cell is its own.
+pub fn why_not(view: &ReachView, cell: Cell, fractions: Fractions) -> Option<String> {
+    if cell == view.start.cell || view.cells.iter().any(|e| e.cell == cell) {
+        return None;
+    }
+    if let Some(b) = &view.blocked {
+        return Some(b.clone());
+    }
+    if view.left <= Mp::ZERO {
+        return Some("Out of reach: it has no movement left this half-move (D4).".into());
+    }
+    Some(match view.far.iter().find(|e| e.cell == cell) {
+        Some(e) => format!(
+            "Out of reach: the cheapest way there costs {}, and it has {} left this half-move \
+             (D14: every cell and every change of direction is paid for).",
+            fractions.amount(e.cost),
+            fractions.amount(view.left)
+        ),
+        None => format!(
+            "No way there within {FAR} times its movement left: terrain, figures or the map's \
+             edge bar every path (D14, D16)."
+        ),
     })
 }
 

@@ -308,6 +308,7 @@ fn the_order_buttons_keep_their_place_when_the_preview_comes_and_goes() {
                 &Selection::default(),
                 &CurrentReach(None),
                 &preview,
+                &Hover::default(),
                 Fractions::Mixed,
                 &mut Vec::new(),
             );

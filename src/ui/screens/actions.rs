@@ -50,6 +50,18 @@ pub enum ScreenAction {
     /// A shot, a spell or the end of the side's turn to act in a fire phase (D3), given at
     /// once.
     Fire(crate::sim::order::Order),
+    /// The player answered "yes" to a [`Dialog::Confirm`].
+    Confirmed(Confirmed),
+}
+
+/// What a "yes" to a [`Dialog::Confirm`] carries out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Confirmed {
+    /// An action of the board's (ending a half-move with figures unmoved), asked by the
+    /// play plugin with [`crate::ui::play::AskFirst`].
+    Play(crate::ui::play::PlayAction),
+    /// Leave the battle for the start screen.
+    QuitToStart,
 }
 
 /// Actions queued by the egui code this frame.
@@ -71,6 +83,22 @@ pub enum Dialog {
     /// A round's cards face up, fight by fight, and what came of them (issue 11): the
     /// reveal, closed with OK or Enter.
     Reveal(super::reveal::RevealView),
+    /// A question before something that cannot be taken back (issue 34: "ending a half-move
+    /// with unmoved figures or leaving a battle asks first"): Enter or the first button
+    /// answers yes, Esc or the second no.
+    Confirm {
+        /// The window's title.
+        title: String,
+        /// What the player should weigh.
+        text: String,
+        /// The "yes" button's label.
+        yes: String,
+        /// What "yes" carries out.
+        then: Confirmed,
+        /// Drawn once already: the Enter that raised the question (ending a half-move) is
+        /// not also its answer.
+        armed: bool,
+    },
     /// A message (an error, mostly) that the player closes.
     Message {
         /// The window's title.
@@ -186,6 +214,26 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
         ScreenAction::Guess(due, dir) => super::cards::guess(world, &due, dir),
         ScreenAction::Charges(orders) => super::charges::give(world, &orders),
         ScreenAction::Fire(order) => super::fire::give(world, &order),
+        ScreenAction::Confirmed(Confirmed::Play(a)) => {
+            world.write_message(a);
+        }
+        ScreenAction::Confirmed(Confirmed::QuitToStart) => quit_to_start(world),
+    }
+}
+
+/// Shows the board's questions ([`crate::ui::play::AskFirst`]) as a [`Dialog::Confirm`].
+pub fn ask_first(
+    mut asks: MessageReader<crate::ui::play::AskFirst>,
+    mut overlays: ResMut<Overlays>,
+) {
+    for a in asks.read() {
+        overlays.dialog = Some(Dialog::Confirm {
+            title: a.title.clone(),
+            text: a.text.clone(),
+            yes: a.yes.clone(),
+            then: Confirmed::Play(a.then.clone()),
+            armed: false,
+        });
     }
 }
 

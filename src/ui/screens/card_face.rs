@@ -41,7 +41,9 @@ fn palette(kind: CardKind, playable: bool) -> Palette {
 }
 
 /// The name on the band and the line under it: `DELIVER BLOW at levy` reads "DELIVER BLOW"
-/// and "at levy"; `MOVE 1" (direction 3)` reads `MOVE 1"` and the way, in words.
+/// and "at levy"; a card that moves or turns its figure reads its name and the way, by the
+/// compass: `MOVE 1"` over "north-east", `MOVE 1"` over "turn to face west", `TURN` over
+/// "to face south".
 pub fn title_and_aim(card: &CardView) -> (String, Option<String>) {
     // The target is named in the card's name by its display name (issue 34), the last " at ".
     if card.target.is_some()
@@ -49,16 +51,21 @@ pub fn title_and_aim(card: &CardView) -> (String, Option<String>) {
     {
         return (base.to_string(), Some(format!("at {whom}")));
     }
-    match card.label.split_once(" (") {
-        Some((base, rest)) if card.toward.is_some() => (
-            base.to_string(),
-            Some(rest.trim_end_matches(')').to_string()),
-        ),
-        _ => match card.label.split_once(" to ") {
-            Some((base, _)) if card.toward.is_some() => (base.to_string(), None),
-            _ => (card.label.clone(), None),
-        },
+    if card.toward.is_some() {
+        if let Some((base, rest)) = card.label.split_once(" (") {
+            return (
+                base.to_string(),
+                Some(rest.trim_end_matches(')').to_string()),
+            );
+        }
+        if let Some((base, rest)) = card.label.split_once(" to ") {
+            return (base.to_string(), Some(format!("to {rest}")));
+        }
+        if let Some((base, rest)) = card.label.split_once("\" ") {
+            return (format!("{base}\""), Some(rest.to_string()));
+        }
     }
+    (card.label.clone(), None)
 }
 
 /// The tooltip: the effect, then the odds with every modifier, or the rule that forbids it.
@@ -210,4 +217,55 @@ pub fn card_face(
         painter.galley(egui::pos2(rect.left() + 5.0, y), effect, p.ink);
     }
     response.on_hover_text(card_tooltip(card))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::grid::{Dir, GridKind};
+    use crate::rules::melee::cards::{HorseCard, MeleeCard, MoveStep};
+    use crate::ui::screens::cards::Toward;
+
+    fn face(m: MeleeCard, grid: GridKind) -> (String, Option<String>) {
+        let mut card = CardView::plain(&m.to_string(), CardKind::Melee, 1, Ok(()));
+        card.label = m.words(grid);
+        card.toward = Some(Toward {
+            dir: 0,
+            turn: false,
+        });
+        title_and_aim(&card)
+    }
+
+    /// Issue 34: "directions as compass points". A card that moves or turns its figure names
+    /// its way by the compass on its face, on squares and on hexes alike, never by a number.
+    #[test]
+    fn a_card_that_moves_or_turns_names_its_way_by_the_compass() {
+        let aim = |s: &str| Some(s.to_string());
+        assert_eq!(
+            face(MeleeCard::Move(MoveStep::To(Dir(1))), GridKind::Square),
+            ("MOVE 1\"".into(), aim("north-east"))
+        );
+        assert_eq!(
+            face(MeleeCard::Move(MoveStep::To(Dir(0))), GridKind::Hex),
+            ("MOVE 1\"".into(), aim("north-east"))
+        );
+        assert_eq!(
+            face(MeleeCard::Move(MoveStep::Face(Dir(6))), GridKind::Square),
+            ("MOVE 1\"".into(), aim("turn to face west"))
+        );
+        assert_eq!(
+            face(
+                MeleeCard::Horse(HorseCard::Turn { facing: Dir(4) }),
+                GridKind::Square
+            ),
+            ("TURN".into(), aim("to face south"))
+        );
+        assert_eq!(
+            face(
+                MeleeCard::Horse(HorseCard::Wheel { facing: Dir(3) }),
+                GridKind::Hex
+            ),
+            ("WHEEL".into(), aim("to face south-west"))
+        );
+    }
 }

@@ -63,7 +63,7 @@ impl CardView {
     /// The card with the figures' names in its words instead of their ids (issue 34); the
     /// target stays an id, for the map.
     pub fn with_names(mut self, names: &crate::rules::names::Names) -> Self {
-        self.label = names.show(&self.name);
+        self.label = names.show(&self.label);
         self.verdict = self.verdict.map_err(|why| names.show(&why));
         self.odds = self.odds.map(|o| names.show(&o));
         self.effect = names.show(&self.effect);

@@ -71,7 +71,11 @@ pub const BINDINGS: &[Binding] = &[
         "T R G P K O N Y V",
         "Activities (D15, R2): stand up, ready shield, draw weapon, pick up an item or a comrade, open or unlock a door, read a scroll, pick up and ready",
     ),
-    b("Play", "Enter", "End the side's half-move"),
+    b(
+        "Play",
+        "Enter",
+        "End the side's half-move (asks first while figures have not moved)",
+    ),
     b(
         "Play",
         "U or Ctrl+Z",

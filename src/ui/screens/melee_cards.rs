@@ -37,8 +37,13 @@ pub fn card_view(game: &mut Game, unit: &str, c: &HandCard) -> CardView {
         Card::Melee(m) => (CardKind::Melee, m.effect(), m.target().map(str::to_string)),
     };
     let name = card_name(&c.card);
+    // The player reads a MOVE, WHEEL or TURN's way by the compass (issue 34).
+    let label = match &c.card {
+        Card::Melee(m) => m.words(game.board().grid).replace(" → ", " at "),
+        Card::Tac(_) => name.clone(),
+    };
     CardView {
-        label: name.clone(),
+        label,
         name,
         kind,
         cost: u32::from(c.cost),

@@ -192,7 +192,18 @@ pub fn menu_ui(
                     overlays.menu = false;
                 }
                 if wide(ui, "Quit to start screen") {
-                    action = Some(ScreenAction::QuitToStart);
+                    overlays.menu = false;
+                    overlays.dialog = Some(Dialog::Confirm {
+                        title: "Leave the battle?".into(),
+                        text: format!(
+                            "Leave {} for the start screen? What has not been saved is lost: \
+                             Save… in this menu keeps the battle to come back to.",
+                            view.level_name
+                        ),
+                        yes: "Leave the battle".into(),
+                        then: super::Confirmed::QuitToStart,
+                        armed: false,
+                    });
                 }
             });
         });
@@ -496,6 +507,28 @@ pub fn dialog_ui(ctx: &egui::Context, overlays: &mut Overlays) -> Option<ScreenA
         Some(Dialog::Reveal(reveal)) => {
             close = super::reveal::reveal_ui(ctx, reveal);
         }
+        Some(Dialog::Confirm {
+            title,
+            text,
+            yes,
+            then,
+            armed,
+        }) => {
+            let enter = *armed && ctx.input(|i| i.key_pressed(egui::Key::Enter));
+            window(title).show(ctx, |ui| {
+                ui.set_max_width(520.0);
+                ui.label(text.as_str());
+                ui.add_space(6.0);
+                ui.horizontal(|ui| {
+                    if ui.button(format!("{yes} (Enter)")).clicked() || enter {
+                        action = Some(ScreenAction::Confirmed(then.clone()));
+                        close = true;
+                    }
+                    close |= ui.button("Cancel (Esc)").clicked();
+                });
+            });
+            *armed = true;
+        }
         Some(Dialog::Message { title, text }) => {
             window(title).show(ctx, |ui| {
                 ui.set_max_width(640.0);
@@ -526,7 +559,13 @@ fn notice_ui(ctx: &egui::Context, text: &str) {
 /// Adds the screen keys, the game's panels and hand-over screen, and the overlays drawn
 /// over everything (help, rules, the menu, its dialogs, notices).
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, hotkeys.in_set(super::ScreensSet::Keys))
+    // The board's questions: registered here too, for the screens without the play logic.
+    app.add_message::<crate::ui::play::AskFirst>()
+        .add_systems(Update, hotkeys.in_set(super::ScreensSet::Keys))
+        .add_systems(
+            Update,
+            super::actions::ask_first.after(crate::ui::play::PlaySet::Actions),
+        )
         .add_systems(
             bevy_egui::EguiPrimaryContextPass,
             (

@@ -35,7 +35,9 @@ pub mod start;
 pub mod surface;
 pub mod tutorial;
 
-pub use actions::{Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action};
+pub use actions::{
+    Confirmed, Dialog, Overlays, ScreenAction, ScreenActions, ScreenView, apply_action,
+};
 pub use handover::{ControlPoint, Handover, handover_needed};
 
 use crate::level::Control;

@@ -8,6 +8,7 @@ use super::actions::{Dialog, Overlays};
 use super::card_face::{CARD_SIZE, card_face};
 use super::cards::{CardKind, CardView};
 use super::host::GameHost;
+use crate::rules::grid::GridKind;
 use crate::rules::melee::Faced;
 use crate::rules::melee::cards::{Choice, MeleeCard, TacCard};
 use crate::sim::log::{Happening, LogEntry};
@@ -90,10 +91,10 @@ fn tac_view(tac: TacCard, target: Option<&str>) -> CardView {
 
 /// A faced MELEE card: aimed cards read `DELIVER BLOW at levy`, the rest as the log prints
 /// them.
-fn melee_view(m: &MeleeCard) -> CardView {
+fn melee_view(m: &MeleeCard, grid: GridKind) -> CardView {
     let name = match m.target() {
         Some(t) if !matches!(m, MeleeCard::CastSpell { .. }) => format!("{} at {t}", m.name()),
-        _ => m.to_string(),
+        _ => m.words(grid),
     };
     let mut card = CardView::plain(&name, CardKind::Melee, 0, Ok(()));
     card.target = m.target().map(str::to_string);
@@ -101,15 +102,15 @@ fn melee_view(m: &MeleeCard) -> CardView {
 }
 
 /// A figure's faced cards, TAC first; none is PASSIVE SHIELD PARRY, "standing quietly".
-fn faced_cards(choice: &Choice) -> Vec<CardView> {
+fn faced_cards(choice: &Choice, grid: GridKind) -> Vec<CardView> {
     let mut cards: Vec<CardView> = choice
         .tac
         .map(|t| tac_view(t, choice.tac_target.as_deref()))
         .into_iter()
-        .chain(choice.melee.iter().map(melee_view))
+        .chain(choice.melee.iter().map(|m| melee_view(m, grid)))
         .collect();
     if cards.is_empty() {
-        cards.push(melee_view(&MeleeCard::PassiveShieldParry));
+        cards.push(melee_view(&MeleeCard::PassiveShieldParry, grid));
     }
     cards
 }
@@ -153,7 +154,11 @@ pub fn fights_of(
         }
         i
     }
-    let played: Vec<Vec<CardView>> = faced.plays.iter().map(|p| faced_cards(&p.choice)).collect();
+    let played: Vec<Vec<CardView>> = faced
+        .plays
+        .iter()
+        .map(|p| faced_cards(&p.choice, faced.grid))
+        .collect();
     for (i, cards) in played.iter().enumerate() {
         for t in cards.iter().filter_map(|c| c.target.as_ref()) {
             if let Some(j) = ids.iter().position(|x| x == t) {
@@ -453,7 +458,11 @@ mod tests {
     }
 
     fn faced(round: u32, plays: Vec<FacedPlay>) -> LogEntry {
-        let f = Faced { round, plays };
+        let f = Faced {
+            round,
+            plays,
+            grid: GridKind::Square,
+        };
         line(&f.to_string(), Happening::CardsFaced(f))
     }
 
@@ -542,6 +551,7 @@ mod tests {
                 play("c", None, vec![]),
                 play("d", None, vec![MeleeCard::Kick { target: "c".into() }]),
             ],
+            grid: GridKind::Square,
         };
         let sides: BTreeMap<String, u8> = [("a", 0), ("b", 1), ("c", 0), ("d", 1)]
             .map(|(k, v)| (k.to_string(), v))
@@ -593,7 +603,11 @@ mod tests {
         for id in ["a", "b", "c", "d", "e", "f"] {
             plays.push(play(id, Some((TacCard::Close, "k")), vec![blow("k")]));
         }
-        let f = Faced { round: 0, plays };
+        let f = Faced {
+            round: 0,
+            plays,
+            grid: GridKind::Square,
+        };
         let sides: BTreeMap<String, u8> = [
             ("k", 0),
             ("a", 1),

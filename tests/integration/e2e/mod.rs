@@ -139,7 +139,9 @@ fn window() {
 fn run_window(out: &Path, kind: &str, level: Option<&str>, timeout: Duration) -> String {
     let exe = std::env::current_exe().expect("the test binary's path");
     let mut cmd = Command::new("xvfb-run");
-    cmd.args(["-a", "-s", "-screen 0 1280x800x24"])
+    // A screen with room for the window's 1280×800: on a smaller one it opens smaller
+    // (`ui::window_size`), and the drivers' pictures are taken at 1280×800.
+    cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(exe)
         .args([
             "e2e::window",
