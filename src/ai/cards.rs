@@ -38,12 +38,6 @@ pub fn waiting_of(world: &World, side: u8) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// The first of [`waiting_of`], without copying the others' ids: asked for every card order,
-/// it must not cost a walk of every waiting figure's id (issue 33).
-pub fn first_waiting_of(world: &World, side: u8) -> Option<(usize, String)> {
-    asks::melee_first_waiting(world, side)
-}
-
 /// True when the melee waits for a figure of `side`.
 pub fn side_waits(world: &World, side: u8) -> bool {
     let phase = *world.resource::<State<Phase>>().get();
@@ -421,7 +415,7 @@ pub fn next_card_order(
                 .collect();
             // The leader's orders for the figure the melee waits for (the one this call
             // answers for), when its unit is commanded at the commander's level.
-            let who = first_waiting_of(world, side)
+            let who = asks::melee_first_waiting(world, side)
                 .and_then(|(i, _)| Some(rider_id(asks::melee_fight(world)?, i).to_string()));
             let intent = who.and_then(|who| {
                 let f = led
@@ -439,7 +433,7 @@ pub fn next_card_order(
     // of a big melee's time (issue 33).
     let fight = asks::melee_fight(world)?;
     let stage = asks::melee_stage(world)?;
-    let (i, id) = first_waiting_of(world, side)?;
+    let (i, id) = asks::melee_first_waiting(world, side)?;
     let seed = asks::own_seed(world, side);
     let turn = world.resource::<TurnState>().turn as u64;
     if stage == Stage::Guessing {

@@ -30,7 +30,8 @@ pub fn melee_round(world: &World) -> u32 {
 }
 
 /// The first figure of `side` the melee waits for, with its index in the fight (public: the
-/// window and the log ask each figure by name).
+/// window and the log ask each figure by name). Found in place, without copying every
+/// waiting figure's id: the AI asks it for every card order (issue 33).
 pub fn melee_first_waiting(world: &World, side: u8) -> Option<(usize, String)> {
     let s = world.get_resource::<MeleeState>()?;
     let i = s.first_waiting(side)?;

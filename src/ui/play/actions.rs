@@ -61,9 +61,14 @@ pub fn figure_at(
 /// not pretend otherwise.
 fn fallen(conds: &Query<&Conditions, With<Mirror>>, index: &Mirrors, id: &str) -> Option<String> {
     let c = index.0.get(id).and_then(|&e| conds.get(e).ok())?;
+    fallen_word(c).map(|w| format!("{id} is {w}: it can no longer be selected or given orders."))
+}
+
+/// The condition that puts a figure out of the game's orders ("dead", "incapacitated"), if any.
+fn fallen_word(c: &Conditions) -> Option<&str> {
     c.0.iter()
+        .map(String::as_str)
         .find(|w| *w == "dead" || *w == "incapacitated")
-        .map(|w| format!("{id} is {w}: it can no longer be selected or given orders."))
 }
 
 /// The steed a click on `cell` names for mounting: a riderless horse first.
@@ -126,9 +131,7 @@ pub fn unmoved(movers: &Query<MoverFacts, With<Mirror>>, side: u8) -> Vec<String
         .iter()
         .filter(|m| m.1.is_some_and(|s| s.0 == side) && m.4.is_none())
         .filter(|m| m.5.is_none_or(|t| t.0 != TroopType::Horse || m.3.is_some()))
-        .filter(|m| {
-            m.6.is_none_or(|c| !c.0.iter().any(|w| w == "dead" || w == "incapacitated"))
-        })
+        .filter(|m| m.6.is_none_or(|c| fallen_word(c).is_none()))
         .filter(|m| {
             let mount = m.3.and_then(|r| movers.get(r.0).ok());
             let left =
@@ -191,7 +194,10 @@ pub fn perform_actions(
     claim: Res<super::MapClaim>,
     movers: Query<MoverFacts, With<Mirror>>,
     mut ask: MessageWriter<AskFirst>,
+    settings: Option<Res<crate::ui::settings::Settings>>,
 ) {
+    // A click out of reach says why in the player's way of writing movement, as the hover does.
+    let fractions = settings.map_or_else(Fractions::default, |s| s.fractions);
     for action in actions.read() {
         // The card table has the map and the letter keys (L R B N guess a dodge): only
         // looking at figures goes on.
@@ -259,10 +265,7 @@ pub fn perform_actions(
                         } else if picked.is_none() && unit.is_some() {
                             // A click where the figure cannot go keeps it selected and says
                             // why (issue 34); Esc clears the selection.
-                            let why = reach
-                                .0
-                                .as_ref()
-                                .and_then(|r| why_not(r, *cell, Fractions::default()));
+                            let why = reach.0.as_ref().and_then(|r| why_not(r, *cell, fractions));
                             say(
                                 &mut feedback,
                                 why.map_or_else(
