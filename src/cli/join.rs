@@ -50,6 +50,8 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
     let mut announced = false;
     let mut over = false;
     let mut own_shown = Vec::new();
+    // The figures' names, once the host has sent its level: the log reads as in the window.
+    let mut names = crate::rules::names::Names::default();
     loop {
         for m in link.pump() {
             mirror.take(m);
@@ -80,12 +82,31 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
                 crate::sim::side_view::Seat::Spectator => "you watch".into(),
             };
             println!("Joined {}: {seat}.", w.level_name);
+            if let Ok(level) =
+                crate::level::load::load_level_str(&w.level, "the host's level", None)
+            {
+                names = level.names();
+                // Orders name figures by id: each name with the id to type.
+                let roster: Vec<String> = names
+                    .iter()
+                    .map(|(id, name)| format!("{name} ({id})"))
+                    .collect();
+                println!(
+                    "Figures, with the id an order names: {}.",
+                    roster.join(", ")
+                );
+            }
         }
         if mirror.log.len() < printed {
             printed = 0;
         }
         for line in &mirror.log[printed..] {
-            println!("[turn {} · {}] {line}", line.turn, line.phase);
+            println!(
+                "[turn {} · {}] {}",
+                line.turn,
+                line.phase,
+                names.show(&line.to_string())
+            );
             over |= matches!(line.what, crate::sim::log::Happening::BattleOver { .. });
         }
         printed = mirror.log.len();
@@ -99,7 +120,7 @@ pub fn run(code: &str, wish: Wish, name: &str) -> i32 {
             own_shown = mirror.own.clone();
         }
         if let Some((order, why)) = mirror.refused.take() {
-            println!("Refused: {order}: {why}");
+            println!("Refused: {order}: {}", names.show(&why));
         }
         if over {
             link.leave();

@@ -330,6 +330,29 @@ impl Tracker {
         );
     }
 
+    /// How far objective `i` (`o`) has come, as (done, needed), where it takes more than
+    /// one step and none is scored yet: turn ends held running of a `Hold` over several
+    /// turns; named figures arrived of an `Exit` or `Reach` naming several. The panel shows
+    /// it so a player sees a hold counting (issue 34: "held 1 of 2 turns").
+    pub fn progress(&self, i: usize, o: &Objective) -> Option<(u32, u32)> {
+        if self.achieved.get(i).is_some_and(Option::is_some) {
+            return None;
+        }
+        match &o.goal {
+            Goal::Hold { turns, .. } if *turns > 1 => {
+                Some((self.held.get(i).copied().unwrap_or(0).min(*turns), *turns))
+            }
+            Goal::Exit { figures, .. } | Goal::Reach { figures, .. } if figures.len() > 1 => {
+                let there = self
+                    .arrived
+                    .get(i)
+                    .map_or(0, |a| figures.iter().filter(|id| a.contains(*id)).count());
+                Some((there as u32, figures.len() as u32))
+            }
+            _ => None,
+        }
+    }
+
     /// True when `id` left by an `Exit` edge: safe, not lost.
     pub fn exited(&self, id: &str) -> bool {
         matches!(self.gone.get(id), Some((Departure::Exited(_), _)))

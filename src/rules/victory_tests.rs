@@ -62,6 +62,52 @@ fn a_hold_counts_only_turn_ends_running_from_its_first_turn() {
     assert_eq!(t.points(&v, &on, 2, false), vec![10, 0]);
 }
 
+/// Issue 34: "The objective shows no progress ("held 1 of 2 turns")". A hold over several
+/// turn ends counts them, an exit naming several figures counts those out, until scored.
+#[test]
+fn progress_counts_a_hold_s_turn_ends_and_an_exit_s_figures_until_scored() {
+    let v = victory(vec![
+        objective(
+            0,
+            Goal::Hold {
+                area: vec![(5, 5)],
+                turns: 2,
+                from_turn: 1,
+            },
+            10,
+            false,
+        ),
+        objective(
+            1,
+            Goal::Exit {
+                figures: vec!["b".into(), "c".into()],
+                edge: Edge::E,
+            },
+            10,
+            false,
+        ),
+        objective(
+            1,
+            Goal::Kill {
+                figures: vec!["a".into()],
+            },
+            5,
+            false,
+        ),
+    ]);
+    let mut t = Tracker::new(&v);
+    let p = |t: &Tracker, i: usize| t.progress(i, &v.objectives[i]);
+    assert_eq!(p(&t, 0), Some((0, 2)));
+    assert_eq!(p(&t, 1), Some((0, 2)));
+    assert_eq!(p(&t, 2), None, "one step: nothing to count");
+    let on = vec![fig("a", 0, 5, 5), fig("b", 1, 9, 3), fig("c", 1, 2, 2)];
+    t.observe(&v, &on, SIZE, 1, true);
+    assert_eq!(p(&t, 0), Some((1, 2)), "held 1 of 2 turn ends");
+    assert_eq!(p(&t, 1), Some((1, 2)), "b is on the east edge, c is not");
+    t.observe(&v, &on, SIZE, 2, true);
+    assert_eq!(p(&t, 0), None, "scored: no more counting");
+}
+
 #[test]
 fn an_enemy_in_the_area_breaks_the_hold_and_a_horse_never_holds() {
     let v = victory(vec![objective(

@@ -39,6 +39,9 @@ pub struct ObjectiveLine {
     pub wins: bool,
     /// The turn it was achieved in.
     pub achieved: Option<u32>,
+    /// How far it has come, in words, while it takes more than one step ("held 1 of 2 turn
+    /// ends running", "1 of 2 there").
+    pub progress: Option<String>,
 }
 
 /// What the window shows of the battle's goals and end, read from the game.
@@ -110,13 +113,24 @@ pub fn battle_view(game: &mut Game, level: Option<&crate::level::LevelFile>) -> 
         return v;
     };
     v.turn_limit = judge.victory.turns;
-    for (o, done) in judge.victory.objectives.iter().zip(&judge.tracker.achieved) {
+    for (i, (o, done)) in judge
+        .victory
+        .objectives
+        .iter()
+        .zip(&judge.tracker.achieved)
+        .enumerate()
+    {
+        let progress = judge.tracker.progress(i, o).map(|(k, n)| match o.goal {
+            Goal::Hold { .. } => format!("held {k} of {n} turn ends running"),
+            _ => format!("{k} of {n} there"),
+        });
         v.objectives.push(ObjectiveLine {
             side: o.side,
             name: o.name.clone(),
             points: o.points,
             wins: o.wins,
             achieved: *done,
+            progress,
         });
         let cells = |a: &[(i32, i32)]| a.iter().map(|&(x, y)| Cell::new(x, y)).collect();
         match &o.goal {
@@ -268,6 +282,9 @@ fn objectives_panel(ctx: &egui::Context, view: &BattleView, screens: &mut Battle
                     };
                     let wins = if o.wins { ", wins the battle" } else { "" };
                     ui.label(format!("{mark} {} ({} VP{wins})", o.name, o.points));
+                    if let Some(p) = &o.progress {
+                        ui.label(egui::RichText::new(format!("      {p}")).weak());
+                    }
                 }
                 ui.label(format!(
                     "Lost: {} of {} figures{}, {} of {} horses",

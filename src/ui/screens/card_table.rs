@@ -6,10 +6,13 @@
 //! there picks. Enter confirms, asking first when a figure has nothing picked; a side may pass
 //! for the rest of the melee. After the reveal, dodge guesses are asked here too.
 //!
-//! The window stays inside the part of the screen the panels leave to the map (so it never
-//! hides the log's newest lines), can be moved and collapsed, and scrolls its own cards.
+//! It is a tray (issue 34): docked along the bottom of the part of the screen the panels leave
+//! to the map, as wide as that part, just above the log (whose newest lines stay in view), and
+//! as low as it can be — every card whole, in one row that scrolls sideways, TAC cards then
+//! MELEE cards — so the fight stays in view above it. It folds down to one line to show
+//! more map.
 
-use super::card_face::{CARD_SIZE, card_face};
+use super::card_face::card_face;
 use super::cards::{
     CardKind, CardOverlay, CardView, CardsAnswer, FigureHand, GuessDir, Picks, blows_picked,
     needs_target, pick_words, ready_picks, shown_cards, toggle, undecided,
@@ -88,27 +91,26 @@ pub fn card_keys(shown: &[&CardView]) -> Vec<Option<usize>> {
     keys
 }
 
+/// The side's figures in the melee with what each has picked, in the title line.
 fn figure_row(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
-    ui.horizontal_wrapped(|ui| {
-        for (k, h) in overlay.hands.iter().enumerate() {
-            let words = format!(
-                "{}: {}",
-                h.name,
-                overlay.names.show(&pick_words(picks, &h.unit))
-            );
-            if ui.selectable_label(k == picks.current, words).clicked() {
-                picks.current = k;
-                picks.focus = None;
-            }
+    for (k, h) in overlay.hands.iter().enumerate() {
+        let words = format!(
+            "{}: {}",
+            h.name,
+            overlay.names.show(&pick_words(picks, &h.unit))
+        );
+        if ui.selectable_label(k == picks.current, words).clicked() {
+            picks.current = k;
+            picks.focus = None;
         }
-    });
+    }
 }
 
 fn figure_header(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
     let n = overlay.hands.len();
     let hand = &overlay.hands[picks.current];
     let spent = blows_picked(hand, picks.by_unit.get(&hand.unit));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("< Previous").clicked() {
             picks.current = (picks.current + n - 1) % n;
             picks.focus = None;
@@ -124,8 +126,6 @@ fn figure_header(ui: &mut egui::Ui, overlay: &CardOverlay, picks: &mut Picks) {
             picks.current = (picks.current + 1) % n;
             picks.focus = None;
         }
-    });
-    ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut picks.show_all, "Show the cards it may not play");
         if picks.focus.is_some() {
             ui.label(egui::RichText::new("Showing the cards for the cell you clicked.").weak());
@@ -153,18 +153,17 @@ fn hand_cards(
     let shown = table_cards(hand, picks);
     let keys = card_keys(&shown);
     let mut clicked: Option<CardView> = None;
-    for kind in [CardKind::Tac, CardKind::Melee] {
-        let deck: Vec<usize> = (0..shown.len())
-            .filter(|&k| shown[k].kind == kind)
-            .collect();
-        if deck.is_empty() {
-            continue;
-        }
-        ui.label(match kind {
-            CardKind::Tac => "TAC card (at most one: how it moves in the melee)",
-            CardKind::Melee => "MELEE cards (as many as its blows pay for)",
-        });
-        ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
+        for kind in [CardKind::Tac, CardKind::Melee] {
+            let deck: Vec<usize> = (0..shown.len())
+                .filter(|&k| shown[k].kind == kind)
+                .collect();
+            if deck.is_empty() {
+                continue;
+            }
+            if kind == CardKind::Melee && deck.len() < shown.len() {
+                ui.separator();
+            }
             for &k in &deck {
                 let card = shown[k];
                 let p = picks.by_unit.get(&hand.unit);
@@ -177,8 +176,8 @@ fn hand_cards(
                     clicked = Some(card.clone());
                 }
             }
-        });
-    }
+        }
+    });
     if let Some(card) = clicked {
         toggle(picks, &hand.unit, &card);
     }
@@ -318,8 +317,8 @@ fn confirm_row(
     answer
 }
 
-/// Draws the card table inside `free` (the part of the window the panels leave to the map);
-/// returns what the player confirmed. Clicking cards edits `picks`.
+/// Draws the card table as a tray along the bottom of `free` (the part of the window the
+/// panels leave to the map); returns what the player confirmed. Clicking cards edits `picks`.
 pub fn show_cards(
     ctx: &egui::Context,
     overlay: &CardOverlay,
@@ -327,7 +326,7 @@ pub fn show_cards(
     free: egui::Rect,
 ) -> Option<CardsAnswer> {
     // Keys pressed as the table opened (the Enter that ended the half-move) are not picks;
-    // a table just opened starts scrolled to the top.
+    // a table just opened starts scrolled to the start.
     let settled = super::surface::settled(ctx, "cards");
     let keys = if settled {
         read_keys(ctx)
@@ -343,24 +342,36 @@ pub fn show_cards(
     };
     {
         // Tab is the table's (next figure), not egui's focus traversal: a focused button
-        // (or the window's fold arrow) would otherwise take the next Enter or Space as its
-        // click. The table has no text field, so nothing in it needs the focus.
+        // (or the fold button) would otherwise take the next Enter or Space as its click.
+        // The table has no text field, so nothing in it needs the focus.
         ctx.memory_mut(|m| {
             if let Some(id) = m.focused() {
                 m.surrender_focus(id);
             }
         });
     }
-    // Wide enough for the seven TAC cards in one row.
-    let width = (CARD_SIZE.x + 6.0) * 7.0 + 40.0;
+    let fold_id = egui::Id::new("warhorse-cards-folded");
+    // A card key on a folded table unfolds it, so the pick is seen.
+    let mut folded =
+        ctx.data(|d| d.get_temp::<bool>(fold_id)).unwrap_or(false) && keys.digit.is_none();
     let mut answer = None;
-    super::surface::map_window(
-        format!("{} — choose your cards", overlay.side_name),
-        "warhorse-cards",
-        free,
-        width,
-    )
-    .show(ctx, |ui| {
+    super::surface::show_tray(ctx, "warhorse-cards", free, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            let arrow = if folded { "↑ Show" } else { "↓ Fold" };
+            if ui
+                .button(arrow)
+                .on_hover_text("Fold the card table down to this line to see more map.")
+                .clicked()
+            {
+                folded = !folded;
+            }
+            ui.strong(format!("{} — choose your cards", overlay.side_name))
+                .on_hover_text(
+                    "Cards are played face down and revealed together. Tab / Shift+Tab: \
+                     next / previous figure; 1-9 pick its cards; Enter confirms.",
+                );
+            figure_row(ui, overlay, picks);
+        });
         let n = overlay.hands.len();
         if n > 0 {
             picks.current = picks.current.min(n - 1);
@@ -372,28 +383,29 @@ pub fn show_cards(
                 };
                 picks.focus = None;
             }
-            ui.label(
-                "Cards are played face down and revealed together. Tab / Shift+Tab: next / \
-                     previous figure; 1-9 pick its cards; Enter confirms.",
-            );
-            figure_row(ui, overlay, picks);
-            ui.separator();
-            figure_header(ui, overlay, picks);
-            let hand = &overlay.hands[picks.current];
-            // About a row and a half of cards: the rest scrolls, and the map above the
-            // table (the figure ringed, its enemies marked) stays in view.
-            let room =
-                (CARD_SIZE.y * 1.5 + 40.0).min((free.height() - 230.0).max(CARD_SIZE.y + 30.0));
-            let mut scroll = egui::ScrollArea::vertical()
-                .id_salt(("hand", &hand.unit))
-                .max_height(room);
-            if !settled {
-                scroll = scroll.vertical_scroll_offset(0.0);
+            if !folded {
+                figure_header(ui, overlay, picks);
+                let hand = &overlay.hands[picks.current];
+                // One row of whole cards; more scroll sideways, by the bar (always
+                // shown, so a player sees there are more) or the wheel.
+                let mut scroll = egui::ScrollArea::horizontal()
+                    .id_salt(("hand", &hand.unit))
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                    .auto_shrink([false, true]);
+                if !settled {
+                    scroll = scroll.horizontal_scroll_offset(0.0);
+                }
+                // A solid bar, not egui's thin floating one that shows only on hover.
+                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                scroll.show(ui, |ui| {
+                    let wheel = ui.input(|i| i.smooth_scroll_delta);
+                    if wheel.x == 0.0 && ui.rect_contains_pointer(ui.clip_rect()) {
+                        ui.scroll_with_delta(egui::vec2(wheel.y, 0.0));
+                    }
+                    hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
+                });
+                tac_target(ui, hand, picks, &overlay.names);
             }
-            scroll.auto_shrink([false, true]).show(ui, |ui| {
-                hand_cards(ui, hand, picks, keys.digit, overlay.dirs);
-            });
-            tac_target(ui, hand, picks, &overlay.names);
         }
         if let Some(a) = guesses(ui, overlay, keys.guess) {
             answer = Some(a);
@@ -401,10 +413,10 @@ pub fn show_cards(
         if n == 0 {
             return;
         }
-        ui.separator();
         if let Some(a) = confirm_row(ui, overlay, picks, keys.enter, keys.pass) {
             answer = Some(a);
         }
     });
+    ctx.data_mut(|d| d.insert_temp(fold_id, folded));
     answer
 }

@@ -280,9 +280,17 @@ pub fn show_charges(
                 }
             });
         ui.separator();
-        if ui.button("Confirm (face down) (Enter)").clicked()
-            || super::surface::enter_on(ui.ctx(), "charges")
-        {
+        let nobody = !overlay.declare.is_empty()
+            && overlay
+                .declare
+                .iter()
+                .all(|d| picks.targets.get(&d.unit).is_none_or(Vec::is_empty));
+        let confirm = if nobody {
+            "Confirm: no charges (face down) (Enter)"
+        } else {
+            "Confirm (face down) (Enter)"
+        };
+        if ui.button(confirm).clicked() || super::surface::enter_on(ui.ctx(), "charges") {
             out = Some(orders_of(overlay, picks));
         }
     });
@@ -304,6 +312,15 @@ fn declarer_ui(ui: &mut egui::Ui, d: &Declarer, picks: &mut ChargePicks, names: 
     ));
     let mut hovered = head.hovered();
     ui.horizontal_wrapped(|ui| {
+        // "No charge" is a choice of its own, in plain sight (issue 34), not what a confirm
+        // with nothing picked happens to mean.
+        if ui
+            .selectable_label(chosen.is_empty(), "No charge")
+            .on_hover_text("This figure charges nobody this turn.")
+            .clicked()
+        {
+            picks.targets.remove(&d.unit);
+        }
         for t in &d.targets {
             let sight = if t.in_sight { "" } else { " (out of sight)" };
             let n = chosen.iter().position(|c| *c == t.id);

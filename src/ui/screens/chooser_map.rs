@@ -194,12 +194,12 @@ pub fn draw_chooser_marks(
 /// Where the card table lay on screen at its last drawing (logical pixels; `None` while it is
 /// not up), and the objectives panel beside it, so the map can keep the figure being decided
 /// out from under them.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct TableRect {
     /// The card table.
     pub table: Option<Rect>,
-    /// The objectives panel, when it is open over the map.
-    pub aside: Option<Rect>,
+    /// The windows open over the map beside it: the objectives panel, the tutorial's.
+    pub aside: Vec<Rect>,
 }
 
 /// Pans the map, once each time the table turns to another figure, so that figure stands in
@@ -252,7 +252,7 @@ pub fn keep_in_view(
     };
     *last = Some(unit.clone());
     let free = rects.free_area(window.size());
-    let open = uncovered(free, table_at, table.aside);
+    let open = uncovered(free, table_at, &table.aside);
     // The figure and the nearest enemy its cards strike, as one pair: their middle is brought
     // into the open (an archer's far targets would pull the figure itself out of sight).
     let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];
@@ -286,9 +286,10 @@ pub fn keep_in_view(
     }
 }
 
-/// The larger of the two parts of `free` above and below `table`, less the side that `aside`
-/// covers when it reaches into that part.
-fn uncovered(free: Rect, table: Rect, aside: Option<Rect>) -> Rect {
+/// The larger of the two parts of `free` above and below `table`, less what each window in
+/// `aside` covers of it: of the four ways to cut a window off (keep what lies right, left,
+/// below or above it), the one that leaves the most.
+fn uncovered(free: Rect, table: Rect, aside: &[Rect]) -> Rect {
     let above = Rect::new(
         free.min.x,
         free.min.y,
@@ -306,12 +307,25 @@ fn uncovered(free: Rect, table: Rect, aside: Option<Rect>) -> Rect {
     } else {
         below
     };
-    if let Some(a) = aside.filter(|a| !a.intersect(open).is_empty()) {
-        if a.center().x >= open.center().x {
-            open.max.x = a.min.x.max(open.min.x);
-        } else {
-            open.min.x = a.max.x.min(open.max.x);
+    for a in aside {
+        if a.intersect(open).is_empty() {
+            continue;
         }
+        let cuts = [
+            Rect::new(open.min.x, open.min.y, a.min.x.max(open.min.x), open.max.y),
+            Rect::new(a.max.x.min(open.max.x), open.min.y, open.max.x, open.max.y),
+            Rect::new(open.min.x, a.max.y.min(open.max.y), open.max.x, open.max.y),
+            Rect::new(open.min.x, open.min.y, open.max.x, a.min.y.max(open.min.y)),
+        ];
+        let area = |r: &Rect| r.width().max(0.0) * r.height().max(0.0);
+        // The first of equals wins: a window on the right is cut off to its left.
+        open = cuts
+            .into_iter()
+            .fold(None::<Rect>, |best, r| match best {
+                Some(b) if area(&b) >= area(&r) => Some(b),
+                _ => Some(r),
+            })
+            .unwrap_or(open);
     }
     open
 }
@@ -343,19 +357,33 @@ mod tests {
         let free = Rect::new(300.0, 30.0, 1280.0, 610.0);
         let table = Rect::new(380.0, 190.0, 1190.0, 600.0);
         assert_eq!(
-            uncovered(free, table, None),
+            uncovered(free, table, &[]),
             Rect::new(300.0, 30.0, 1280.0, 190.0)
         );
         let low = Rect::new(380.0, 300.0, 1190.0, 600.0);
         let objectives = Rect::new(1020.0, 40.0, 1270.0, 210.0);
         assert_eq!(
-            uncovered(free, low, Some(objectives)),
+            uncovered(free, low, &[objectives]),
             Rect::new(300.0, 30.0, 1020.0, 300.0)
         );
         let table_top = Rect::new(380.0, 30.0, 1190.0, 400.0);
         assert_eq!(
-            uncovered(free, table_top, Some(objectives)),
+            uncovered(free, table_top, &[objectives]),
             Rect::new(300.0, 400.0, 1280.0, 610.0)
+        );
+        // Issue 34: "in the tutorial the automatic pan puts the fight under the tutorial
+        // panel". The tray along the bottom, the tutorial's window at the top in the middle:
+        // the open part is what lies under the tutorial's window, beside the objectives.
+        let tray = Rect::new(300.0, 400.0, 1280.0, 610.0);
+        let tutorial = Rect::new(500.0, 34.0, 900.0, 200.0);
+        assert_eq!(
+            uncovered(free, tray, &[tutorial]),
+            Rect::new(300.0, 200.0, 1280.0, 400.0)
+        );
+        assert_eq!(
+            uncovered(free, tray, &[tutorial, objectives]),
+            Rect::new(300.0, 210.0, 1280.0, 400.0),
+            "the objectives reach lower: the open part starts under them"
         );
     }
 }

@@ -88,15 +88,25 @@ pub fn draw_playing(
     let asked = playing_ui(ctx, &view, &handover, &mut overlays, &mut picks, briefing);
     actions.0.extend(asked);
     // Where the table lies now, for `chooser_map::keep_in_view`.
+    // A window's rect while it is on screen (egui keeps the last one of a closed window).
     let rect = |id: &str| {
-        ctx.memory(|m| m.area_rect(egui::Id::new(id)))
-            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+        let id = egui::Id::new(id);
+        ctx.memory(|m| {
+            m.areas()
+                .visible_last_frame(&egui::LayerId::new(egui::Order::Middle, id))
+                .then(|| m.area_rect(id))
+                .flatten()
+        })
+        .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
     };
     let up =
         view.cards.is_some() && handover.waiting_for.is_none() && !overlays.blocking() && !briefing;
     table.set_if_neq(super::chooser_map::TableRect {
         table: rect("warhorse-cards").filter(|_| up),
-        aside: rect("objectives-panel").filter(|_| up),
+        aside: ["objectives-panel", "Tutorial"]
+            .into_iter()
+            .filter_map(|id| rect(id).filter(|_| up))
+            .collect(),
     });
     Ok(())
 }

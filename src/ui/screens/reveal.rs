@@ -199,6 +199,8 @@ pub fn fights_of(
     for f in &mut fights {
         f.figures.sort_by_key(|p| p.side);
     }
+    // The blows first: a figure that fought nobody and to which nothing happened is last.
+    fights.sort_by_key(Fight::is_quiet);
     (fights, other)
 }
 
@@ -246,44 +248,33 @@ pub fn reveal_of(
     })
 }
 
-/// Draws the reveal; true when the player closed it (OK or Enter).
+/// Draws the reveal as a tray along the bottom of the map (where the card table was), so the
+/// fight stays in view above it; true when the player closed it (OK or Enter).
 pub fn reveal_ui(ctx: &egui::Context, reveal: &RevealView) -> bool {
     let free = crate::ui::play::panels::free_area(ctx);
-    let mut close = false;
-    egui::Window::new(format!("{} — the cards revealed", reveal.title))
-        .id(egui::Id::new("warhorse-reveal"))
-        .collapsible(true)
-        .resizable(true)
-        .order(egui::Order::Foreground)
-        .pivot(egui::Align2::CENTER_TOP)
-        .default_pos(egui::pos2(free.center().x, free.top() + 8.0))
-        .constrain_to(free)
-        // A melee of a dozen figures is wider than the map: its fights wrap into rows
-        // rather than run under the side panel and off the screen, OK button and all.
-        .max_width((free.width() - 24.0).max(240.0))
-        .show(ctx, |ui| {
-            let wanted = one_row_width(reveal, ui.spacing().item_spacing.x);
-            ui.set_min_width(wanted.min(free.width() - 48.0));
-            egui::ScrollArea::vertical()
-                .max_height((free.height() - 90.0).max(160.0))
-                .show(ui, |ui| {
-                    for (k, fight) in reveal.fights.iter().enumerate() {
-                        if k > 0 {
-                            ui.separator();
-                        }
-                        fight_ui(ui, fight);
+    super::surface::show_tray(ctx, "warhorse-reveal", free, |ui| {
+        ui.strong(format!("{} — the cards revealed", reveal.title));
+        // As tall as the card table was, about: the map above keeps the fight in view;
+        // a melee of a dozen figures scrolls, its fights wrapped into rows.
+        egui::ScrollArea::vertical()
+            .max_height((free.height() * 0.5 - 60.0).max(CARD_SIZE.y + 40.0))
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                for (k, fight) in reveal.fights.iter().enumerate() {
+                    if k > 0 {
+                        ui.separator();
                     }
-                    for line in &reveal.other {
-                        ui.label(egui::RichText::new(line).weak());
-                    }
-                });
-            ui.separator();
-            close = ui
-                .button("OK (Enter): see the results on the map")
-                .clicked()
-                || ui.input(|i| i.key_pressed(egui::Key::Enter));
-        });
-    close
+                    fight_ui(ui, fight);
+                }
+                for line in &reveal.other {
+                    ui.label(egui::RichText::new(line).weak());
+                }
+            });
+        ui.separator();
+        ui.button("OK (Enter): see the results on the map")
+            .clicked()
+            || ui.input(|i| i.key_pressed(egui::Key::Enter))
+    })
 }
 
 /// Room for "vs" between the sides, with its spaces.
@@ -302,16 +293,6 @@ fn widths(fight: &Fight, spacing: f32) -> impl Iterator<Item = (usize, bool, f32
             cards * (CARD_SIZE.x + spacing) + if vs { VS_WIDTH } else { 0.0 },
         )
     })
-}
-
-/// How wide the reveal would be with every fight on one row: the window takes that much
-/// room, up to what the map leaves it, so a small melee is not squeezed into a column.
-fn one_row_width(reveal: &RevealView, spacing: f32) -> f32 {
-    reveal
-        .fights
-        .iter()
-        .map(|f| widths(f, spacing).map(|w| w.2).sum::<f32>())
-        .fold(0.0, f32::max)
 }
 
 /// The figures of a fight in rows that fit `width`: a figure with its cards is never split,
@@ -333,9 +314,49 @@ pub fn rows_of(fight: &Fight, width: f32, spacing: f32) -> Vec<Vec<(usize, bool)
     rows
 }
 
+impl Fight {
+    /// One figure that aimed at nobody, and nothing happened to it: the reveal gives it a
+    /// line, not a card face.
+    pub fn is_quiet(&self) -> bool {
+        self.figures.len() < 2 && self.results.is_empty()
+    }
+}
+
 fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
+    if fight.is_quiet() {
+        for p in &fight.figures {
+            let cards: Vec<&str> = p.cards.iter().map(|c| c.label.as_str()).collect();
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    egui::RichText::new(&p.name)
+                        .strong()
+                        .color(side_colour32(ui.ctx(), p.side)),
+                );
+                ui.label(cards.join(", "));
+            });
+        }
+        return;
+    }
     let spacing = ui.spacing().item_spacing.x;
-    for row in rows_of(fight, ui.available_width(), spacing) {
+    // The cards on one row, the results beside them where the tray is wide enough (it is
+    // as wide as the map): the reveal stays low and the fight above it in view.
+    let one_row: f32 = widths(fight, spacing).map(|w| w.2).sum();
+    if ui.available_width() >= one_row + RESULTS_MIN {
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| fight_cards(ui, fight, one_row, spacing));
+            ui.vertical(|ui| fight_results(ui, fight));
+        });
+    } else {
+        fight_cards(ui, fight, ui.available_width(), spacing);
+        fight_results(ui, fight);
+    }
+}
+
+/// The narrowest the results beside a fight's cards may be.
+const RESULTS_MIN: f32 = 320.0;
+
+fn fight_cards(ui: &mut egui::Ui, fight: &Fight, width: f32, spacing: f32) {
+    for row in rows_of(fight, width, spacing) {
         ui.horizontal(|ui| {
             for (i, vs) in row {
                 let p = &fight.figures[i];
@@ -363,6 +384,9 @@ fn fight_ui(ui: &mut egui::Ui, fight: &Fight) {
             }
         });
     }
+}
+
+fn fight_results(ui: &mut egui::Ui, fight: &Fight) {
     for line in &fight.results {
         let rolled = line.contains("  [");
         let text = egui::RichText::new(line).small();
@@ -593,6 +617,49 @@ mod tests {
         assert_eq!(cd.figures[0].cards[0].name, "PASSIVE SHIELD PARRY");
         assert_eq!(cd.results, vec![printed(&results[1])]);
         assert_eq!(other, vec!["The melee goes on.".to_string()]);
+    }
+
+    /// Issue 34: the reveal is a tray under the fight; the blows come first, and a figure
+    /// that fought nobody (and was not struck) is a line after them, not a card face on top.
+    #[test]
+    fn a_figure_that_fought_nobody_comes_after_the_blows() {
+        let f = Faced {
+            round: 1,
+            plays: vec![
+                play("lone", None, vec![]),
+                play("a", None, vec![blow("b")]),
+                play("b", None, vec![blow("a")]),
+            ],
+            grid: GridKind::Square,
+        };
+        let sides: BTreeMap<String, u8> = [("lone", 1), ("a", 0), ("b", 1)]
+            .map(|(k, v)| (k.to_string(), v))
+            .into();
+        let results = [hit("a", "b", 12)];
+        let refs: Vec<&LogEntry> = results.iter().collect();
+        let (fights, _) = fights_of(&f, &refs, &sides);
+        let order: Vec<(Vec<&str>, bool)> = fights
+            .iter()
+            .map(|f| {
+                (
+                    f.figures.iter().map(|p| p.id.as_str()).collect(),
+                    f.is_quiet(),
+                )
+            })
+            .collect();
+        assert_eq!(order, [(vec!["a", "b"], false), (vec!["lone"], true)]);
+        // Struck while fighting nobody back: not quiet, it has a result to show.
+        let results = [hit("a", "lone", 12)];
+        let refs: Vec<&LogEntry> = results.iter().collect();
+        let f = Faced {
+            plays: vec![
+                play("lone", None, vec![]),
+                play("a", None, vec![blow("lone")]),
+            ],
+            ..f
+        };
+        let (fights, _) = fights_of(&f, &refs, &sides);
+        assert!(fights.iter().all(|f| !f.is_quiet()), "{fights:?}");
     }
 
     #[test]

@@ -23,10 +23,11 @@ pub fn enter_on(ctx: &egui::Context, name: &str) -> bool {
     settled(ctx, name) && ctx.input(|i| i.key_pressed(egui::Key::Enter))
 }
 
-/// An overlay window over the map (the card table, the charge orders, the fire phase): it
-/// starts at the bottom of `free` — the part of the screen the panels leave to the map — can
-/// be moved by its title and folded away, and never leaves `free`, so it never hides the
-/// log's newest lines.
+/// An overlay window over the map (the charge orders, the fire phase): it starts at the
+/// bottom of `free` — the part of the screen the panels leave to the map — can be moved by
+/// its title and folded away, and never leaves `free`, so it never hides the log's newest
+/// lines. Narrower than a tray, it leaves the map on either side of it in view: the figures
+/// these choices are about stand all over the map.
 pub fn map_window(title: String, id: &str, free: egui::Rect, width: f32) -> egui::Window<'static> {
     egui::Window::new(title)
         .id(egui::Id::new(id))
@@ -36,6 +37,37 @@ pub fn map_window(title: String, id: &str, free: egui::Rect, width: f32) -> egui
         .pivot(egui::Align2::CENTER_BOTTOM)
         .default_pos(egui::pos2(free.center().x, free.bottom() - 8.0))
         .constrain_to(free)
+}
+
+/// A tray (issue 34): docked along the bottom of `free` (the part of the screen the panels
+/// leave to the map), as wide as it and just above the log, so it never hides the log's
+/// newest lines nor floats over the fight — the map above it stays in view. The card table
+/// and the reveal are trays (the map slides the fight above them); `add` draws the
+/// contents, which keep the height they need, at most the whole of `free`.
+pub fn show_tray<R>(
+    ctx: &egui::Context,
+    id: &str,
+    free: egui::Rect,
+    add: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let frame = egui::Frame::window(&ctx.global_style()).corner_radius(0.0);
+    let margin = frame.total_margin().sum();
+    egui::Area::new(egui::Id::new(id))
+        .order(egui::Order::Middle)
+        .movable(false)
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(free.left_bottom())
+        .constrain_to(free)
+        .show(ctx, |ui| {
+            frame
+                .show(ui, |ui| {
+                    ui.set_width((free.width() - margin.x).max(200.0));
+                    ui.set_max_height((free.height() - margin.y).max(40.0));
+                    add(ui)
+                })
+                .inner
+        })
+        .inner
 }
 
 #[cfg(test)]
