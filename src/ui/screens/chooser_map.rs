@@ -321,10 +321,7 @@ fn uncovered(free: Rect, table: Rect, aside: &[Rect]) -> Rect {
         // The first of equals wins: a window on the right is cut off to its left.
         open = cuts
             .into_iter()
-            .fold(None::<Rect>, |best, r| match best {
-                Some(b) if area(&b) >= area(&r) => Some(b),
-                _ => Some(r),
-            })
+            .reduce(|best, r| if area(&best) >= area(&r) { best } else { r })
             .unwrap_or(open);
     }
     open
