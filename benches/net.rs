@@ -4,7 +4,9 @@
 //!
 //! The orders are those of a whole game of the default level, the computer playing both
 //! sides, given in turn by the client of the side each belongs to; when they run out, a new
-//! host and clients are set up (untimed) and the game starts again.
+//! host and clients are set up (untimed) and the game starts again. Each client keeps its
+//! mirror and, as a window that joins does, a replica of the game played from the orders
+//! and dice it is sent.
 //!
 //! Run with `cargo bench --bench net`.
 
@@ -20,7 +22,8 @@ use warhorse::net::code::JoinCode;
 use warhorse::net::host::Host;
 use warhorse::net::link::{NetClient, NetServer};
 use warhorse::net::mirror::Mirror;
-use warhorse::net::protocol::Wish;
+use warhorse::net::protocol::{FromHost, Wish};
+use warhorse::net::replica::Replica;
 use warhorse::sim::Game;
 use warhorse::sim::order::Order;
 
@@ -35,10 +38,13 @@ fn orders_of_a_game(level: &Level) -> Vec<Order> {
         .clone()
 }
 
+/// One client: its link, its mirror, its replica and the replica's game.
+type Client = (NetClient, Mirror, Option<Replica>, Option<Game>);
+
 /// A host and a client for each side, seated.
 struct Session {
     server: NetServer,
-    clients: Vec<(NetClient, Mirror)>,
+    clients: Vec<Client>,
     next: usize,
 }
 
@@ -51,7 +57,7 @@ impl Session {
         let clients = (0..2)
             .map(|s| {
                 let c = NetClient::join(&code, Wish::Side(s), "bench").expect("a client");
-                (c, Mirror::default())
+                (c, Mirror::default(), None, None)
             })
             .collect();
         let mut s = Session {
@@ -59,15 +65,26 @@ impl Session {
             clients,
             next: 0,
         };
-        s.pump_until(|s| s.clients.iter().all(|(_, m)| m.public.is_some()));
+        s.pump_until(|s| s.clients.iter().all(|(_, m, ..)| m.public.is_some()));
         s
     }
 
     fn pump_until(&mut self, done: impl Fn(&Session) -> bool) {
         let start = Instant::now();
         while !done(self) {
-            for (c, m) in &mut self.clients {
+            for (c, m, replica, game) in &mut self.clients {
                 for msg in c.pump() {
+                    match &msg {
+                        FromHost::Welcome(w) => {
+                            *replica = Some(Replica::new(w.level().expect("the host's level")));
+                        }
+                        FromHost::Update(u) => {
+                            if let Some(r) = replica.as_mut() {
+                                r.take(game, u);
+                            }
+                        }
+                        _ => {}
+                    }
                     m.take(msg);
                 }
             }
@@ -91,7 +108,7 @@ impl Session {
         self.clients[usize::from(side)].0.send(order.clone());
         self.next += 1;
         let n = self.next;
-        self.pump_until(|s| s.clients.iter().all(|(_, m)| m.orders == n));
+        self.pump_until(|s| s.clients.iter().all(|(_, m, ..)| m.orders == n));
     }
 }
 
@@ -108,7 +125,7 @@ fn bench_net(c: &mut Criterion) {
     let turn = s
         .clients
         .first()
-        .and_then(|(_, m)| m.public.as_ref())
+        .and_then(|(_, m, ..)| m.public.as_ref())
         .map_or(1, |p| p.turn.max(1));
     let bytes = s.server.sent_bytes();
     eprintln!(

@@ -25,6 +25,12 @@ struct Guest {
     sent: usize,
     /// Every figure as it was last sent, by id: an update carries only what changed.
     figures: BTreeMap<String, FigureState>,
+    /// Every order before this place of the record was sent, or is in `held`.
+    next_order: usize,
+    /// Places of orders kept from this seat until they are revealed, in order.
+    held: Vec<usize>,
+    /// How many die values it has been sent.
+    dice_sent: usize,
 }
 
 /// What the host has to send: each message with the client it goes to.
@@ -42,6 +48,9 @@ pub struct Host {
     chain: u64,
     /// Sides played at the host itself (the computer, the host's window): never a client's.
     here: Vec<u8>,
+    /// The board's hash, with the record's, log's and dice's lengths it was taken at: one
+    /// hash serves every client's update after an order.
+    hashed: Option<((usize, usize, usize), String)>,
 }
 
 impl Host {
@@ -55,6 +64,24 @@ impl Host {
             chained: 0,
             chain: 0,
             here: Vec::new(),
+            hashed: None,
+        }
+    }
+
+    /// [`Game::state_hash`], taken once for every update of the same moment.
+    fn state_hash(&mut self) -> String {
+        let at = (
+            self.game.record().orders.len(),
+            self.game.log().len(),
+            self.game.dice_drawn().len(),
+        );
+        match &self.hashed {
+            Some((when, hash)) if *when == at => hash.clone(),
+            _ => {
+                let hash = self.game.state_hash();
+                self.hashed = Some((at, hash.clone()));
+                hash
+            }
         }
     }
 
@@ -126,6 +153,9 @@ impl Host {
                         seat,
                         sent: 0,
                         figures: BTreeMap::new(),
+                        next_order: 0,
+                        held: Vec::new(),
+                        dice_sent: 0,
                     },
                 );
                 let hash = self.record_hash();
@@ -137,6 +167,7 @@ impl Host {
                     level: rec.level.clone(),
                     level_hash: text_hash(&rec.level),
                     ruleset_hash: text_hash(&rec.ruleset),
+                    ruleset: rec.ruleset.clone(),
                 };
                 let mut out = vec![(who, FromHost::Welcome(welcome))];
                 out.extend(self.update_for(who, hash));
@@ -264,8 +295,29 @@ impl Host {
                 entry: e,
             })
             .collect();
+        let game = &self.game;
         let guest = self.guests.get_mut(&who)?;
         guest.sent = from + lines.len();
+        // The orders it may see now, in the record's order; the rest wait for their reveal.
+        let orders = &game.record().orders;
+        let places: Vec<usize> = std::mem::take(&mut guest.held)
+            .into_iter()
+            .chain(guest.next_order.min(orders.len())..orders.len())
+            .collect();
+        let mut seen = Vec::new();
+        for p in places {
+            if game.hidden_from(p, seat) {
+                guest.held.push(p);
+            } else {
+                seen.push((p, orders[p].clone()));
+            }
+        }
+        guest.next_order = orders.len();
+        let drawn = game.dice_drawn();
+        let dice_from = guest.dice_sent.min(drawn.len());
+        let dice = drawn[dice_from..].to_vec();
+        guest.dice_sent = drawn.len();
+        let complete = guest.held.is_empty();
         // Only the figures that changed since the last update, and the ids of those gone.
         let now: BTreeMap<String, FigureState> = std::mem::take(&mut view.public.figures)
             .into_iter()
@@ -295,6 +347,10 @@ impl Host {
                 lines,
                 orders,
                 record_hash,
+                seen,
+                dice_from,
+                dice,
+                state_hash: complete.then(|| self.state_hash()),
             })),
         ))
     }

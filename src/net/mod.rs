@@ -7,6 +7,7 @@
 //! - [`code`]: the join code, `SECRET@ADDRESS:PORT`.
 //! - [`host`]: seats, secrets and views, without sockets.
 //! - [`mirror`]: what a client knows of the game, built from what the host sent.
+//! - [`replica`]: a client's whole game, played again from the orders and dice it was sent.
 //! - [`link`]: the transport, replicon's messages over renet's netcode.io.
 //!
 //! This layer sits above the simulation and below the window: it knows nothing of `ui`.
@@ -17,3 +18,4 @@ pub mod link;
 pub mod mirror;
 pub mod pbem;
 pub mod protocol;
+pub mod replica;

@@ -14,7 +14,7 @@ use std::fmt;
 
 /// Bumped whenever a message below changes shape: a client and a host of different
 /// protocols turn each other away with [`Turned::OtherVersion`] rather than misread.
-pub const NET_PROTOCOL: u32 = 1;
+pub const NET_PROTOCOL: u32 = 2;
 
 /// netcode.io's protocol id for Warhorse ("WARHORSE" in ASCII): a packet of another game is
 /// dropped by the transport.
@@ -96,6 +96,24 @@ pub struct Welcome {
     pub level_hash: u64,
     /// [`text_hash`] of the ruleset the host plays.
     pub ruleset_hash: u64,
+    /// The ruleset's text, so the client plays the host's rules.
+    pub ruleset: String,
+}
+
+impl Welcome {
+    /// The level the host plays, with its rules, as a client rebuilds it; an error in words
+    /// should the texts not load (a host of another build would have been turned away).
+    pub fn level(&self) -> Result<crate::level::Level, String> {
+        if text_hash(&self.level) != self.level_hash
+            || text_hash(&self.ruleset) != self.ruleset_hash
+        {
+            return Err("the host's level or ruleset did not arrive whole".into());
+        }
+        let rules = crate::level::load_ruleset_str(&self.ruleset, "the host's ruleset")
+            .map_err(|e| format!("the host's ruleset does not load here: {e}"))?;
+        crate::level::load_level_str_with(&self.level, "the host's level", rules)
+            .map_err(|e| format!("the host's level does not load here: {e}"))
+    }
 }
 
 /// One seat's view after an accepted order (or on joining): what changed on the public
@@ -122,6 +140,18 @@ pub struct Update {
     /// hash of those before: a client or a replay that keeps the orders can tell where its
     /// record parted from the host's.
     pub record_hash: u64,
+    /// The orders this seat may now see and had not had, each with its place in the host's
+    /// record, in that order: every open order, the seat's own face-down ones at once, the
+    /// other side's only once revealed. A client's replica ([`super::replica`]) plays them.
+    pub seen: Vec<(usize, Order)>,
+    /// The place of the first of `dice` among every value the host rolled.
+    pub dice_from: usize,
+    /// The die values the host rolled since the last update, in order: rolls already made
+    /// and written in the log, never one to come.
+    pub dice: Vec<u32>,
+    /// Once this seat has had every order the host accepted: [`crate::sim::Game::state_hash`]
+    /// of the host's board, for the replica to check itself against.
+    pub state_hash: Option<String>,
 }
 
 /// A log line as it travels: its words and roll, and what it reports as data (which a save

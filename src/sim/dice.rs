@@ -18,6 +18,15 @@ pub struct Dice {
     /// A turn that began before its seed was known (the dice then are not the agreed ones):
     /// the game played by email takes the order back and waits for the seed.
     missing: Option<u32>,
+    /// Every value rolled so far, in order: a host sends them to its clients' replicas
+    /// (issue 30), which roll them again instead of a seed they are never told.
+    drawn: Vec<u32>,
+    /// A replica's dice: the values the host rolled, still to be rolled here. `None`: the
+    /// dice roll from their seed.
+    script: Option<std::collections::VecDeque<u32>>,
+    /// A replica was asked for a roll the host had not sent, or for a die of other faces
+    /// than the host's value fits: its game has parted from the host's.
+    starved: bool,
 }
 
 impl Dice {
@@ -28,7 +37,43 @@ impl Dice {
             seed,
             turn_seeds: None,
             missing: None,
+            drawn: Vec::new(),
+            script: None,
+            starved: false,
         }
+    }
+
+    /// The dice of a replica (issue 30): no seed, every value given by the host as it rolls
+    /// them ([`Dice::feed`]), so the replica rolls exactly what the host rolled and never
+    /// knows a roll before the host has made it.
+    pub fn scripted() -> Dice {
+        Dice {
+            script: Some(Default::default()),
+            ..Dice::new(0)
+        }
+    }
+
+    /// Gives a replica's dice the next values the host rolled.
+    pub fn feed(&mut self, values: &[u32]) {
+        self.script
+            .get_or_insert_with(Default::default)
+            .extend(values);
+    }
+
+    /// Every value rolled so far, in order.
+    pub fn drawn(&self) -> &[u32] {
+        &self.drawn
+    }
+
+    /// Whether a replica's dice were asked for a roll the host had not made (see
+    /// [`Dice::scripted`]).
+    pub fn starved(&self) -> bool {
+        self.starved
+    }
+
+    /// Values fed to a replica and not yet rolled.
+    pub fn unrolled(&self) -> usize {
+        self.script.as_ref().map_or(0, |s| s.len())
     }
 
     /// Dice whose every turn is rolled from its own seed, given as the turns are agreed
@@ -70,6 +115,18 @@ impl Dice {
 
     /// Rolls one die with `sides` faces: 1..=sides.
     pub fn roll(&mut self, sides: u32) -> u32 {
-        self.rng.random_range(1..=sides.max(1))
+        let sides = sides.max(1);
+        let v = match self.script.as_mut() {
+            None => self.rng.random_range(1..=sides),
+            Some(script) => match script.pop_front() {
+                Some(v) if (1..=sides).contains(&v) => v,
+                _ => {
+                    self.starved = true;
+                    1
+                }
+            },
+        };
+        self.drawn.push(v);
+        v
     }
 }

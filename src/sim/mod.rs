@@ -22,6 +22,8 @@ pub mod orders;
 pub mod phase;
 pub mod queries;
 pub mod record;
+pub mod replica;
+pub mod reveal;
 pub mod rout;
 pub mod router;
 pub mod seat;
@@ -215,6 +217,12 @@ pub struct Game {
     /// The autosave's journal, written after every accepted order and undo (the window's
     /// games; `None` for the command line and the tests).
     journal: Option<journal::Journal>,
+    /// Which face-down orders of the record are revealed (a host's clients, issue 30).
+    reveals: reveal::Reveals,
+    /// A client's replica (issue 30): the orders given to it, kept to be sent to the host,
+    /// which alone applies them; the replica changes only by what the host sends back
+    /// ([`Game::order_from_host`]). `None`: the game applies its orders itself.
+    forwarded: Option<Vec<Order>>,
 }
 
 impl Game {
@@ -327,6 +335,8 @@ impl Game {
             undo_floor: 0,
             restores: 0,
             journal: None,
+            reveals: Default::default(),
+            forwarded: None,
         };
         // The first update runs the start-up schedules and enters the first phase.
         g.app.update();
@@ -497,7 +507,16 @@ impl Game {
     /// Validates and applies an order; on refusal the game is exactly as it was — its figures,
     /// its dice and its log — whatever the order's handler did before it refused (see
     /// [`transaction`]).
+    /// A replica keeps the order to send to its host instead ([`Game::take_forwarded`]).
     pub fn order(&mut self, order: &Order) -> Result<(), Refusal> {
+        if let Some(out) = self.forwarded.as_mut() {
+            out.push(order.clone());
+            return Ok(());
+        }
+        self.apply(order)
+    }
+
+    fn apply(&mut self, order: &Order) -> Result<(), Refusal> {
         if let Some(out) = self.outcome() {
             return Err(Refusal(format!(
                 "the battle is over ({}): no more orders",
@@ -505,6 +524,12 @@ impl Game {
             )));
         }
         let log_before = self.app.world().resource::<GameLog>().0.len();
+        let face_down = match order.face_down_unit() {
+            Some(_) => self
+                .side_of_order(order)
+                .map(|side| (side, reveal::Reveals::before(self.app.world()))),
+            None => None,
+        };
         let mark = transaction::mark(self.app.world_mut());
         if let Err(refusal) = apply_order(self.app.world_mut(), order) {
             if transaction::touched_since(self.app.world_mut(), &mark) {
@@ -517,6 +542,7 @@ impl Game {
         self.run_until_orders();
         self.record.orders.push(order.clone());
         let n = self.record.orders.len();
+        self.reveals.accepted(self.app.world(), n - 1, face_down);
         if n.is_multiple_of(record::STATE_CHECK_EVERY) {
             let hash = self.state_hash();
             self.record
@@ -584,14 +610,16 @@ impl Game {
 
     /// True when the last order can be taken back (no die was rolled since).
     pub fn can_undo(&self) -> bool {
-        self.outcome().is_none() && self.record.orders.len() > self.undo_floor
+        !self.is_replica() && self.outcome().is_none() && self.record.orders.len() > self.undo_floor
     }
 
     /// Takes back the last order, by replaying the others. Movement can be undone back to the
     /// last die roll, never past it.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         if !self.can_undo() {
-            return Err(Refusal(if self.outcome().is_some() {
+            return Err(Refusal(if self.is_replica() {
+                "the host keeps this game: an order given across machines is not taken back".into()
+            } else if self.outcome().is_some() {
                 "the battle is over: its result stands".into()
             } else if self.record.orders.is_empty() {
                 "nothing to undo".into()

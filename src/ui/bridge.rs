@@ -31,6 +31,10 @@ pub struct ActiveGame {
     pub level: Level,
     /// Bumped on every change of the game's state; the mirrors follow it.
     pub revision: u64,
+    /// A game joined across machines (issue 30): the host's log as it was sent, which the
+    /// log panel shows. The replica's own log writes another side's face-down choices only
+    /// once they are revealed, later than the host did.
+    pub host_log: Option<Vec<LogEntry>>,
 }
 
 /// Starts a new game of `level` with dice seeded by `seed`, replacing any game in progress
@@ -193,6 +197,7 @@ pub fn install_game(world: &mut World, game: Game, level: Level) {
         game,
         level: level.clone(),
         revision,
+        host_log: None,
     });
     world.insert_resource(CurrentLevel(level));
     let old: Vec<Entity> = world
@@ -300,6 +305,11 @@ pub fn lead_order(game: &mut Game, unit: &str, horse: &str) -> Order {
 /// figures — so at a shared computer nobody takes back the other player's orders, its end of
 /// half-move or its face-down choices.
 pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
+    if game.is_replica() {
+        return Err(Refusal(
+            "the host keeps this game: an order given across machines is not taken back".into(),
+        ));
+    }
     if !game.can_undo() {
         return Err(Refusal(if game.record().orders.is_empty() {
             "nothing to undo".into()
@@ -351,6 +361,10 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
         GameRequest::Order(order) => {
             let result = active.game.order(&order).map(|()| {
                 active.revision += 1;
+                if active.game.is_replica() {
+                    // Given across machines: the host applies it and sends it back.
+                    return format!("Sent to the host: {order}");
+                }
                 active
                     .game
                     .log()
@@ -460,7 +474,8 @@ fn view_of(active: &mut ActiveGame, old_log: Vec<LogEntry>, old_shown: Vec<Strin
     });
     let game = &active.game;
     let names = game.names();
-    let (log, shown) = follow_log((old_log, old_shown), game.log(), &names);
+    let log = active.host_log.as_deref().unwrap_or(game.log());
+    let (log, shown) = follow_log((old_log, old_shown), log, &names);
     let turn = game.turn_state();
     let rules = game.rules();
     GameView {

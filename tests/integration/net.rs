@@ -13,7 +13,8 @@ use warhorse::net::code::JoinCode;
 use warhorse::net::host::Host;
 use warhorse::net::link::{NetClient, NetServer, Standing};
 use warhorse::net::mirror::Mirror;
-use warhorse::net::protocol::{FromHost, Turned, Wish};
+use warhorse::net::protocol::{FromHost, Turned, Update, Wish};
+use warhorse::net::replica::Replica;
 use warhorse::sim::Game;
 use warhorse::sim::order::Order;
 use warhorse::sim::side_view::{Seat, Secret};
@@ -43,6 +44,11 @@ struct Player {
     mirror: Mirror,
     /// Every message received since the last look, as JSON.
     heard: Vec<String>,
+    /// The whole game as this client rebuilds it from the orders and dice it was sent.
+    replica: Option<Replica>,
+    game: Option<Game>,
+    /// Every update received since the last look.
+    updates: Vec<Update>,
 }
 
 impl Player {
@@ -51,6 +57,9 @@ impl Player {
             link: NetClient::join(code, wish, name).expect("a client socket"),
             mirror: Mirror::default(),
             heard: Vec::new(),
+            replica: None,
+            game: None,
+            updates: Vec::new(),
         }
     }
 
@@ -58,6 +67,19 @@ impl Player {
         for m in self.link.pump() {
             self.heard
                 .push(serde_json::to_string(&m).expect("a message serializes"));
+            match &m {
+                FromHost::Welcome(w) => {
+                    self.replica = Some(Replica::new(w.level().expect("the host's level")));
+                    self.game = None;
+                }
+                FromHost::Update(u) => {
+                    let r = self.replica.as_mut().expect("welcomed before an update");
+                    r.take(&mut self.game, u);
+                    assert_eq!(r.parted, None, "the replica parted from the host");
+                    self.updates.push((**u).clone());
+                }
+                _ => {}
+            }
             self.mirror.take(m);
         }
     }
@@ -91,19 +113,39 @@ fn seated(p: &Player) -> bool {
 /// The words a pending secret would show if it leaked: the cards as the reveal faces them
 /// after the figure's id, or the targets of a charge order as the reveal lists them.
 fn needles(secret: &Secret) -> Vec<String> {
+    // The order itself, as it would travel to a replica.
+    let order = |kind: &str, figure: &str| format!("{{\"{kind}\":{{\"unit\":\"{figure}\"");
     match secret {
-        Secret::Cards { figure, cards } => vec![format!("{figure}: {}", cards.join(" + "))],
-        Secret::Charge { figure, targets } if !targets.is_empty() => {
-            vec![serde_json::to_string(&(figure, targets)).expect("json")]
+        Secret::Cards { figure, cards } => vec![
+            format!("{figure}: {}", cards.join(" + ")),
+            order("PlayCards", figure),
+        ],
+        Secret::Charge { figure, targets } => {
+            let mut n = vec![order("DeclareCharge", figure), order("NoCharge", figure)];
+            if !targets.is_empty() {
+                n.push(serde_json::to_string(&(figure, targets)).expect("json"));
+            }
+            n
         }
         Secret::Guess {
             figure,
             dodger,
             way,
-        } => vec![format!("{figure} guesses {dodger} dodges {way}")],
-        Secret::Answer { figure, tac, reply } => vec![format!("{figure}: {tac} + {reply}")],
-        Secret::Charge { .. } => Vec::new(),
+        } => vec![
+            format!("{figure} guesses {dodger} dodges {way}"),
+            order("GuessDodge", figure),
+        ],
+        Secret::Answer { figure, tac, reply } => vec![
+            format!("{figure}: {tac} + {reply}"),
+            order("AnswerCharge", figure),
+        ],
     }
+}
+
+/// The side of the figure a face-down order speaks for, read from the level.
+fn local_side(level: &Level, o: &Order) -> Option<u8> {
+    let unit = o.face_down_unit()?;
+    level.figures.iter().find(|f| f.id == unit).map(|f| f.side)
 }
 
 #[test]
@@ -152,6 +194,7 @@ fn net_two_clients_play_a_game_to_its_end_and_one_rejoins_mid_turn() {
     let mut watcher: Option<Player> = None;
     let mut blue_dropped = false;
     let mut secrets_checked = 0;
+    let mut replica_reveals = 0;
     let mut pending: [Vec<Secret>; 2] = Default::default();
     let seed = SEED.to_string();
     for (i, order) in orders.iter().enumerate() {
@@ -181,8 +224,10 @@ fn net_two_clients_play_a_game_to_its_end_and_one_rejoins_mid_turn() {
                 red.mirror.log.len(),
                 "a rejoining client gets the whole log again"
             );
-            // The old lines of the log come again; the search is for what happens next.
+            // The old lines of the log and the orders already revealed come again; the
+            // search is for what happens next.
             blue.heard.clear();
+            blue.updates.clear();
         }
         if i == orders.len() / 2 {
             let mut w = Player::join(&code, Wish::Watch, "Cy");
@@ -221,8 +266,43 @@ fn net_two_clients_play_a_game_to_its_end_and_one_rejoins_mid_turn() {
             .heard
             .iter()
             .any(|t| t.contains("\"ChargesRevealed\""));
+        // Each side's replica asks of it what the host asks: the phase, who moves, and which
+        // of its own figures must still choose — so no window waits for what the host has.
+        let host_now = server.host_mut().game_mut().snapshot();
+        let sides = server.host_mut().game_mut().sides_of_figures();
+        for (me, p) in players.iter_mut().take(2).enumerate() {
+            let ours = |ids: &[String]| -> Vec<String> {
+                ids.iter()
+                    .filter(|id| sides.get(*id) == Some(&(me as u8)))
+                    .cloned()
+                    .collect()
+            };
+            let mine = p.game.as_mut().expect("a replica").snapshot();
+            assert_eq!(
+                (&mine.phase, &mine.to_move, ours(&mine.to_choose)),
+                (
+                    &host_now.phase,
+                    &host_now.to_move,
+                    ours(&host_now.to_choose)
+                ),
+                "after order {} ({order}) side {me}'s replica waits for something else",
+                i + 1
+            );
+            assert_eq!(ours(&mine.to_declare), ours(&host_now.to_declare));
+        }
         for (me, other) in [(0u8, 1u8), (1, 0)] {
             let now = server.host_mut().game_mut().view(Seat::Side(other)).own;
+            // The other side's face-down orders reach this side's replica too, once
+            // revealed (the search below finds none still face down).
+            for u in std::mem::take(&mut players[me as usize].updates) {
+                replica_reveals += u
+                    .seen
+                    .iter()
+                    .filter(|(_, o)| {
+                        o.face_down_unit().is_some() && local_side(&level, o) == Some(other)
+                    })
+                    .count();
+            }
             let held: Vec<Secret> = now
                 .iter()
                 .filter(|s| pending[other as usize].contains(s))
@@ -254,6 +334,10 @@ fn net_two_clients_play_a_game_to_its_end_and_one_rejoins_mid_turn() {
     }
     assert!(blue_dropped, "blue dropped and rejoined");
     assert!(secrets_checked > 0, "some face-down choice was pending");
+    assert!(
+        replica_reveals > 0,
+        "some face-down order reached the other side once revealed"
+    );
 
     // The same record and board as the game played at one machine, byte for byte.
     let mut host = server.into_host();
@@ -266,7 +350,28 @@ fn net_two_clients_play_a_game_to_its_end_and_one_rejoins_mid_turn() {
     assert!(host.game().outcome().is_some(), "the hosted game ended too");
     // Each client's mirror holds the whole public game.
     let public = local.view(Seat::Spectator).public;
-    for p in [&red, &blue, watcher.as_ref().expect("a spectator")] {
+    let host_board = host.game_mut().state_hash();
+    let mut watcher = watcher.expect("a spectator");
+    for p in [&mut red, &mut blue, &mut watcher] {
+        // The replica played every order with the host's dice, and no die more.
+        let replica = p.game.as_mut().expect("a replica");
+        assert_eq!(
+            replica.state_hash(),
+            host_board,
+            "the replica's board is the host's"
+        );
+        assert_eq!(
+            replica.replica_dice(),
+            (false, 0),
+            "every die sent rolled once"
+        );
+        assert_eq!(replica.log().len(), local.log().len());
+        assert!(
+            replica.outcome().is_some(),
+            "the replica's battle ended too"
+        );
+    }
+    for p in [&red, &blue, &watcher] {
         let mine = p.mirror.snapshot().expect("a board");
         assert_eq!(mine.figures, public.figures);
         assert_eq!(mine.log, public.log, "the log with what each line reports");

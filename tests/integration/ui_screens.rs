@@ -8,6 +8,7 @@ mod cards;
 mod charges;
 mod chooser;
 mod fire;
+mod join;
 mod tutorial;
 
 use bevy::prelude::*;

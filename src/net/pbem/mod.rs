@@ -122,14 +122,7 @@ fn writer_of(seq: u32) -> u8 {
 
 /// The figure an order made face down speaks for; `None` for an order given openly.
 fn face_down_unit(order: &Order) -> Option<&str> {
-    match order {
-        Order::PlayCards { unit, .. }
-        | Order::GuessDodge { unit, .. }
-        | Order::DeclareCharge { unit, .. }
-        | Order::NoCharge { unit }
-        | Order::AnswerCharge { unit, .. } => Some(unit),
-        _ => None,
-    }
+    order.face_down_unit()
 }
 
 /// The game a book can play, as far as it can play it.

@@ -52,6 +52,28 @@ pub enum ScreenAction {
     Fire(crate::sim::order::Order),
     /// The player answered "yes" to a [`Dialog::Confirm`].
     Confirmed(Confirmed),
+    /// Open the join form on the start screen.
+    OpenJoin,
+    /// Host a game for a player at another machine (issue 30): the level file (`None`: the
+    /// built-in level), who plays each side, the computer's strength on each.
+    Host {
+        /// The level file.
+        level_file: Option<String>,
+        /// Who plays each side: this window the first human side, another machine the
+        /// other.
+        controls: Vec<Control>,
+        /// The computer's strength on each side.
+        strengths: Vec<crate::ai::AiLevel>,
+    },
+    /// Join a game another machine hosts (issue 30), with its join code.
+    Join {
+        /// The join code as typed.
+        code: String,
+        /// The seat asked for.
+        seat: super::join::SeatWish,
+        /// The player's name, for the host's log.
+        name: String,
+    },
 }
 
 /// What a "yes" to a [`Dialog::Confirm`] carries out.
@@ -218,6 +240,13 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             world.write_message(a);
         }
         ScreenAction::Confirmed(Confirmed::QuitToStart) => quit_to_start(world),
+        ScreenAction::Host {
+            level_file,
+            controls,
+            strengths,
+        } => super::hosting::host(world, level_file, &controls, &strengths),
+        ScreenAction::OpenJoin => world.resource_mut::<super::join::JoinForm>().open = true,
+        ScreenAction::Join { code, seat, name } => super::join::join(world, &code, seat, &name),
     }
 }
 

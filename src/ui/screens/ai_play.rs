@@ -99,6 +99,10 @@ pub fn drive_ai(world: &mut World) {
         // A battle watched again: its orders are the record's, not the computer's.
         return;
     }
+    if GameHost::get(world).is_some_and(|g| g.is_replica()) {
+        // A game joined across machines: the other sides are played at their machines.
+        return;
+    }
     let controls = world.resource::<SideControls>().0.clone();
     let mut pace = world.resource::<AiPace>().clone();
     // The player's pace setting (F3), read every frame so a change applies to the next order.
@@ -194,16 +198,19 @@ pub fn drive_ai(world: &mut World) {
 /// words the player reads when trying.
 pub fn lock_orders(world: &mut World) {
     let controls = world.resource::<SideControls>().0.clone();
+    let joined = world.contains_resource::<super::join::Joined>();
     let side = world
         .get_resource::<crate::ui::bridge::GameView>()
         .and_then(|v| v.side_to_move.map(|s| (s, v.side_name(s))));
     let lock = side
         .filter(|(s, _)| controls.get(usize::from(*s)) == Some(&Control::Ai))
         .map(|(_, name)| {
-            format!(
-                "{name} {} played by the computer: wait, or press Space to fast-forward.",
-                crate::rules::words::SideWords(&name).verb("is", "are")
-            )
+            let is = crate::rules::words::SideWords(&name).verb("is", "are");
+            if joined {
+                format!("{name} {is} played at another machine: wait for its orders.")
+            } else {
+                format!("{name} {is} played by the computer: wait, or press Space to fast-forward.")
+            }
         });
     if let Some(mut l) = world.get_resource_mut::<OrderLock>() {
         l.set_if_neq(OrderLock(lock));

@@ -55,6 +55,7 @@ pub fn watch_control(
     controls: Res<SideControls>,
     time: Res<Time>,
     mut banner: ResMut<ControlBanner>,
+    joined: Option<Res<super::join::Joined>>,
 ) {
     let now = time.elapsed_secs_f64();
     if !view.playing {
@@ -78,7 +79,12 @@ pub fn watch_control(
         return;
     }
     let computer = controls.0.get(usize::from(side)) == Some(&Control::Ai);
-    banner.text = Some((banner_words(&view, side, computer), Some(side)));
+    let words = match joined {
+        // A game joined across machines: the other sides are people at other machines.
+        Some(_) if computer => format!("{} (another machine)", banner_words(&view, side, false)),
+        _ => banner_words(&view, side, computer),
+    };
+    banner.text = Some((words, Some(side)));
     banner.until = now + BANNER_SECS;
     banner.hold_until = now + HOLD_SECS;
 }

@@ -23,6 +23,8 @@ pub mod cover;
 pub mod fire;
 pub mod handover;
 pub mod host;
+pub mod hosting;
+pub mod join;
 pub mod keys;
 pub mod melee_cards;
 pub mod menu;
@@ -194,7 +196,12 @@ pub fn plugin(app: &mut App) {
         banner::plugin,
         tutorial::plugin,
     ))
-    .add_plugins((art_notice::plugin, crate::ui::settings::screen::plugin));
+    .add_plugins((
+        art_notice::plugin,
+        crate::ui::settings::screen::plugin,
+        join::plugin,
+        hosting::plugin,
+    ));
 }
 
 /// Whether the window draws gizmos, for the screens that draw marks on the map (the

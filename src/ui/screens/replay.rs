@@ -54,6 +54,16 @@ pub fn start(world: &mut World) {
     let Some(game) = GameHost::get(world) else {
         return;
     };
+    if game.is_replica() {
+        super::actions::message(
+            world,
+            "Cannot watch again",
+            "This game was played across machines: its dice are the host's, so it is watched \
+             again there (or from the host's autosave, loaded here)."
+                .into(),
+        );
+        return;
+    }
     let orders = game.record().orders.clone();
     let sides = game.record().players.len().max(level.file.sides.len());
     let fresh = match rewound(game) {

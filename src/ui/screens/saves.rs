@@ -223,10 +223,30 @@ pub fn resumable(dir: &Path) -> Option<SaveInfo> {
     })
 }
 
+/// A game joined across machines is the host's to save: its window holds no seed, so a
+/// save of it here would not replay. Says so and returns true for such a game.
+fn refuse_replica(world: &mut World) -> bool {
+    if !GameHost::get(world).is_some_and(|g| g.is_replica()) {
+        return false;
+    }
+    world.resource_mut::<Overlays>().dialog = None;
+    message(
+        world,
+        "Saved at the host",
+        "The host keeps this game and autosaves it after every order; a player who leaves \
+         joins again with the same code."
+            .into(),
+    );
+    true
+}
+
 /// The Save dialog's OK: saves the game on screen under `name`; closes the dialog and the
 /// menu, or shows the dialog again with what was wrong.
 pub(super) fn save(world: &mut World, name: String) {
     let dir = world.resource::<SaveDir>().0.clone();
+    if refuse_replica(world) {
+        return;
+    }
     let Some(game) = GameHost::get(world) else {
         return;
     };
@@ -249,6 +269,9 @@ pub(super) fn save(world: &mut World, name: String) {
 /// Ctrl+S: the game on screen to [`QUICKSAVE`].
 pub(super) fn quick_save(world: &mut World) {
     let path = world.resource::<SaveDir>().0.join(QUICKSAVE);
+    if refuse_replica(world) {
+        return;
+    }
     let Some(game) = GameHost::get(world) else {
         return;
     };

@@ -88,6 +88,18 @@ impl StartForm {
         self.seed().map(|_| ())
     }
 
+    /// The Host action for the form as filled in (the level's file, who plays, the
+    /// computer's strengths), or why it cannot start.
+    pub fn host_action(&self) -> Result<ScreenAction, String> {
+        self.check()?;
+        let entry = self.levels.get(self.selected).ok_or("choose a level")?;
+        Ok(ScreenAction::Host {
+            level_file: (entry.source != "built in").then(|| entry.source.clone()),
+            controls: self.controls.clone(),
+            strengths: self.ai_levels.clone(),
+        })
+    }
+
     /// The Start action for the form as filled in, or why it cannot start.
     pub fn start_action(&self) -> Result<ScreenAction, String> {
         self.check()?;
@@ -323,7 +335,7 @@ fn details(
         ui.colored_label(egui::Color32::from_rgb(230, 120, 100), why);
     }
     ui.add_space(14.0);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let big = |t: &str| egui::Button::new(egui::RichText::new(t).size(18.0));
         let start_button = egui::Button::new(egui::RichText::new("Start").size(18.0).strong())
             .fill(egui::Color32::from_rgb(40, 96, 60));
@@ -335,6 +347,23 @@ fn details(
         }
         if ui.add(big("Load game…")).clicked() {
             action = Some(ScreenAction::OpenLoad);
+        }
+        if ui
+            .add_enabled(start.is_ok(), big("Host"))
+            .on_hover_text(
+                "Play this level with someone at another machine: this window hosts it and \
+                 shows the join code to give them (the first Human side is yours)",
+            )
+            .clicked()
+        {
+            action = form.host_action().ok();
+        }
+        if ui
+            .add(big("Join a game…"))
+            .on_hover_text("Play a game another machine hosts, with the join code it shows")
+            .clicked()
+        {
+            action = Some(ScreenAction::OpenJoin);
         }
         if ui.add(big("Read the rules")).clicked() {
             overlays.rules = true;

@@ -1,0 +1,245 @@
+//! A window that joins a hosted game (issue 30), headless, over real UDP sockets on the
+//! loopback address: a wrong code is answered on the join form in words; two windows join
+//! the two sides, each plays its own side's orders through its replica of the game, the
+//! battle ends on both with the host's board; and when the host goes away each window is
+//! back on the start screen saying so, the code kept to join again. Every loop is bounded by
+//! a deadline.
+
+use super::*;
+use std::time::{Duration, Instant};
+use warhorse::ai::AiLevel;
+use warhorse::ai::bout::play_game;
+use warhorse::net::code::JoinCode;
+use warhorse::net::host::Host;
+use warhorse::net::link::NetServer;
+use warhorse::ui::bridge::GameView;
+use warhorse::ui::screens::SideControls;
+use warhorse::ui::screens::join::{JoinForm, SeatWish};
+
+/// The longest any one exchange may take on the loopback address before the test fails.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A window with the screens and no game, saving nothing of its own.
+fn window(name: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
+        .insert_resource(SaveDir(tmpdir(name)));
+    app.update();
+    app
+}
+
+fn join(app: &mut App, code: &str, seat: SeatWish, name: &str) {
+    app.world_mut()
+        .resource_mut::<ScreenActions>()
+        .0
+        .push(ScreenAction::Join {
+            code: code.into(),
+            seat,
+            name: name.into(),
+        });
+}
+
+/// Pumps the host and the windows until `done` holds; fails the test after [`PATIENCE`].
+fn pump_until(
+    server: &mut Option<&mut NetServer>,
+    apps: &mut [&mut App],
+    what: &str,
+    mut done: impl FnMut(&mut [&mut App]) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        if let Some(s) = server.as_mut() {
+            s.pump();
+        }
+        for a in apps.iter_mut() {
+            a.update();
+        }
+        if done(apps) {
+            return;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn playing(app: &mut App) -> bool {
+    *app.world().resource::<State<Screen>>().get() == Screen::Playing
+        && GameHost::get(app.world_mut()).is_some_and(|g| g.is_replica())
+}
+
+fn form_error(app: &App) -> String {
+    app.world()
+        .resource::<JoinForm>()
+        .error
+        .clone()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_window_joins_plays_its_side_through_its_replica_and_hears_the_host_go() {
+    let level = load_level_file(Path::new("levels/charge.ron")).expect("the charge level");
+    let seed = 4_301;
+    let (_, local) = play_game(&level, seed, 20, &[AiLevel::Table, AiLevel::Table], None);
+    let orders = local.record().orders.clone();
+    assert!(
+        local.outcome().is_some(),
+        "the computer finishes the battle"
+    );
+
+    let host = Host::new(Game::new(&level, seed), JoinCode::fresh_secret());
+    let mut server =
+        NetServer::listen(host, "127.0.0.1:0".parse().unwrap(), None).expect("a loopback host");
+    let code = server.code().to_string();
+    let mut red = window("join-red");
+    let mut blue = window("join-blue");
+
+    // A code with another secret is answered on the form, in words; the window stays put.
+    let wrong = format!("wrongsecret1@{}", server.code().addr);
+    join(&mut red, &wrong, SeatWish::AnySide, "Ann");
+    pump_until(
+        &mut Some(&mut server),
+        &mut [&mut red],
+        "the refusal",
+        |a| !form_error(a[0]).is_empty(),
+    );
+    assert!(form_error(&red).contains("secret"), "{}", form_error(&red));
+    assert_eq!(
+        *red.world().resource::<State<Screen>>().get(),
+        Screen::Start
+    );
+
+    join(&mut red, &code, SeatWish::Side(0), "Ann");
+    join(&mut blue, &code, SeatWish::Side(1), "Bo");
+    pump_until(
+        &mut Some(&mut server),
+        &mut [&mut red, &mut blue],
+        "both windows in the game",
+        |a| a.iter_mut().all(|a| playing(a)),
+    );
+    assert_eq!(
+        red.world().resource::<SideControls>().0,
+        vec![Control::Human, Control::Ai],
+        "red plays red here; blue is played at another machine"
+    );
+    assert_eq!(
+        blue.world().resource::<SideControls>().0,
+        vec![Control::Ai, Control::Human]
+    );
+
+    // Each window gives its own side's orders, as its screens do: to its replica, which
+    // sends them to the host.
+    for (i, o) in orders.iter().enumerate() {
+        let side = server
+            .host_mut()
+            .game_mut()
+            .side_of_order(o)
+            .expect("every order is some side's");
+        let app = if side == 0 { &mut red } else { &mut blue };
+        GameHost::get(app.world_mut())
+            .expect("a game")
+            .order(o)
+            .expect("a replica takes every order, for the host");
+        pump_until(
+            &mut Some(&mut server),
+            &mut [&mut red, &mut blue],
+            "the host to take the order",
+            |_| true,
+        );
+        let start = Instant::now();
+        while server.host().game().record().orders.len() < i + 1 {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "order {} ({o}) never landed",
+                i + 1
+            );
+            server.pump();
+            red.update();
+            blue.update();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let host_board = server.host_mut().game_mut().state_hash();
+    pump_until(
+        &mut Some(&mut server),
+        &mut [&mut red, &mut blue],
+        "both windows at the end of the battle",
+        |a| {
+            a.iter_mut().all(|a| {
+                a.world().resource::<GameView>().over.is_some()
+                    && GameHost::get(a.world_mut()).map(|g| g.state_hash())
+                        == Some(host_board.clone())
+            })
+        },
+    );
+    assert!(server.host().game().outcome().is_some());
+    for app in [&mut red, &mut blue] {
+        // The log panel reads the host's log, line for line.
+        let shown = &app.world().resource::<GameView>().log;
+        assert_eq!(shown, &local.log().to_vec());
+        // A joined game is the host's to save.
+        app.world_mut()
+            .resource_mut::<ScreenActions>()
+            .0
+            .push(ScreenAction::QuickSave);
+        app.update();
+        match &app.world().resource::<Overlays>().dialog {
+            Some(Dialog::Message { title, .. }) => assert_eq!(title, "Saved at the host"),
+            d => panic!("a quick save of a joined game says where it is kept: {d:?}"),
+        }
+    }
+
+    // The host goes away once the battle is over, as `warhorse serve` does: the end stays.
+    server.close();
+    drop(server);
+    for _ in 0..50 {
+        red.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(
+        *red.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    assert!(red.world().resource::<GameView>().over.is_some());
+}
+
+#[test]
+fn a_window_whose_host_goes_mid_battle_is_back_at_the_start_saying_how_to_go_on() {
+    let level = load_level_file(Path::new("levels/charge.ron")).expect("the charge level");
+    let host = Host::new(Game::new(&level, 9), JoinCode::fresh_secret());
+    let mut server =
+        NetServer::listen(host, "127.0.0.1:0".parse().unwrap(), None).expect("a loopback host");
+    let code = server.code().to_string();
+    let mut red = window("join-gone");
+    join(&mut red, &code, SeatWish::AnySide, "Ann");
+    pump_until(
+        &mut Some(&mut server),
+        &mut [&mut red],
+        "the window in the game",
+        |a| playing(a[0]),
+    );
+    server.close();
+    drop(server);
+    pump_until(
+        &mut None,
+        &mut [&mut red],
+        "the window to hear the host go",
+        |a| *a[0].world().resource::<State<Screen>>().get() == Screen::Start,
+    );
+    let form = red.world().resource::<JoinForm>();
+    assert!(form.open, "the join form is open again");
+    assert_eq!(form.code, code, "the code is kept for joining again");
+    assert!(
+        form_error(&red).contains("same code"),
+        "the words say how to go on: {}",
+        form_error(&red)
+    );
+    match &red.world().resource::<Overlays>().dialog {
+        Some(Dialog::Message { title, .. }) => assert_eq!(title, "Left the game"),
+        d => panic!("a dialog says the game was left: {d:?}"),
+    }
+    assert!(
+        !red.world()
+            .contains_resource::<warhorse::ui::screens::join::Joined>(),
+        "nothing of the joined game is left"
+    );
+}
