@@ -29,8 +29,6 @@ pub struct Replica {
     /// Orders were played out of the host's order (or one was refused) since the board was
     /// last found equal to the host's.
     unsure: bool,
-    /// Times the game was played again in the host's order.
-    rebuilds: u32,
     /// Why this replica's game parted from the host's, if it did: the window says so.
     pub parted: Option<String>,
 }
@@ -44,7 +42,6 @@ impl Replica {
             dice: Vec::new(),
             last: None,
             unsure: false,
-            rebuilds: 0,
             parted: None,
         }
     }
@@ -54,14 +51,9 @@ impl Replica {
         &self.level
     }
 
-    /// Times the game had to be played again in the host's order.
-    pub fn rebuilds(&self) -> u32 {
-        self.rebuilds
-    }
-
     /// Takes in one update, bringing `game` up to it (`None`: not built yet, or sent again
-    /// from the start after a rejoin: built now). Returns whether the game changed.
-    pub fn take(&mut self, game: &mut Option<Game>, u: &Update) -> bool {
+    /// from the start after a rejoin: built now).
+    pub fn take(&mut self, game: &mut Option<Game>, u: &Update) {
         if u.dice_from != self.dice.len() {
             if u.dice_from != 0 {
                 self.parted = Some(format!(
@@ -69,23 +61,19 @@ impl Replica {
                     u.dice_from + 1,
                     self.dice.len()
                 ));
-                return false;
+                return;
             }
             // Sent again from the start (a rejoin): everything is rebuilt from it.
             *self = Replica::new(self.level.clone());
             *game = None;
         }
         self.dice.extend_from_slice(&u.dice);
-        let mut changed = !u.dice.is_empty();
         let g = match game {
             Some(g) => {
                 g.feed_dice(&u.dice);
                 g
             }
-            None => {
-                changed = true;
-                game.insert(Game::replica(&self.level, &self.dice))
-            }
+            None => game.insert(Game::replica(&self.level, &self.dice)),
         };
         for (place, order) in &u.seen {
             self.known.insert(*place, order.clone());
@@ -98,12 +86,10 @@ impl Replica {
                 // below plays it again in order once every order is here.
                 self.unsure = true;
             }
-            changed = true;
         }
         if let Some(hash) = &u.state_hash {
             self.check(game, hash, u.orders);
         }
-        changed
     }
 
     /// With every order the host accepted here: the board against the host's hash, played
@@ -113,7 +99,6 @@ impl Replica {
         if !self.unsure && g.state_hash() == hash {
             return;
         }
-        self.rebuilds += 1;
         let mut fresh = Game::replica(&self.level, &self.dice);
         let mut refused = None;
         for (place, order) in &self.known {

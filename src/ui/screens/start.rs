@@ -89,10 +89,11 @@ impl StartForm {
     }
 
     /// The Host action for the form as filled in (the level's file, who plays, the
-    /// computer's strengths), or why it cannot start.
+    /// computer's strengths), or why it cannot start. The seed is not asked: the host draws
+    /// one nobody sees.
     pub fn host_action(&self) -> Result<ScreenAction, String> {
-        self.check()?;
         let entry = self.levels.get(self.selected).ok_or("choose a level")?;
+        entry.level.as_ref().map_err(|e| e.clone())?;
         Ok(ScreenAction::Host {
             level_file: (entry.source != "built in").then(|| entry.source.clone()),
             controls: self.controls.clone(),
@@ -349,7 +350,7 @@ fn details(
             action = Some(ScreenAction::OpenLoad);
         }
         if ui
-            .add_enabled(start.is_ok(), big("Host"))
+            .add_enabled(form.host_action().is_ok(), big("Host"))
             .on_hover_text(
                 "Play this level with someone at another machine: this window hosts it and \
                  shows the join code to give them (the first Human side is yours)",

@@ -243,3 +243,36 @@ fn a_window_whose_host_goes_mid_battle_is_back_at_the_start_saying_how_to_go_on(
         "nothing of the joined game is left"
     );
 }
+
+#[test]
+fn host_asks_for_a_level_that_loads_and_never_for_the_seed() {
+    use warhorse::ui::screens::catalogue::catalogue;
+    use warhorse::ui::screens::start::StartForm;
+    let mut form = StartForm::new(catalogue(&[PathBuf::from("levels")]), 3);
+    form.seed = "not a seed".into();
+    assert!(form.start_action().is_err(), "Start needs a seed");
+    // The built-in level is served as `serve` serves it with no file named.
+    match form.host_action() {
+        Ok(ScreenAction::Host {
+            level_file,
+            controls,
+            ..
+        }) => {
+            assert_eq!(level_file, None);
+            assert_eq!(controls, form.controls);
+        }
+        other => panic!("Host is offered for the built-in level: {other:?}"),
+    }
+    let charge = form
+        .levels
+        .iter()
+        .position(|e| e.source.ends_with("charge.ron"))
+        .expect("the charge level is listed");
+    form.select(charge);
+    match form.host_action() {
+        Ok(ScreenAction::Host { level_file, .. }) => {
+            assert!(level_file.is_some_and(|f| f.ends_with("charge.ron")));
+        }
+        other => panic!("Host is offered for a level file: {other:?}"),
+    }
+}
