@@ -157,9 +157,8 @@ pub fn pump(world: &mut World) {
         }
     }
     let mut failed = None;
+    let mut updated = false;
     for m in link.net.pump() {
-        // The mirror first: the log shown is the host's, with this update's lines.
-        link.mirror.take(m.clone());
         match &m {
             FromHost::Welcome(w) => match w.level() {
                 Ok(level) => {
@@ -177,7 +176,8 @@ pub fn pump(world: &mut World) {
             }
             FromHost::Update(u) => {
                 if let (Some(r), Some(seat)) = (link.replica.as_mut(), link.mirror.seat()) {
-                    take_update(world, r, u, seat, &link.mirror.log);
+                    take_update(world, r, u, seat);
+                    updated = true;
                     if let Some(p) = &r.parted {
                         failed = Some(format!(
                             "This window's copy of the game parted from the host's ({p}). \
@@ -187,6 +187,14 @@ pub fn pump(world: &mut World) {
                 }
             }
         }
+        link.mirror.take(m);
+    }
+    if updated {
+        // The log shown is the host's, with the lines of this frame's updates.
+        if let Some(mut a) = world.get_non_send_mut::<ActiveGame>() {
+            a.host_log = Some(link.mirror.log.clone());
+        }
+        GameHost::touched(world);
     }
     if let Some(seat) = link.mirror.seat()
         && let Some(mut j) = world.get_resource_mut::<Joined>()
@@ -224,15 +232,9 @@ pub fn pump(world: &mut World) {
 
 /// Brings the window's game up to one update: puts the replica on screen the first time (or
 /// again after a rejoin), else plays the new orders into it.
-fn take_update(
-    world: &mut World,
-    r: &mut Replica,
-    u: &crate::net::protocol::Update,
-    seat: Seat,
-    host_log: &[crate::sim::log::LogEntry],
-) {
+fn take_update(world: &mut World, r: &mut Replica, u: &crate::net::protocol::Update, seat: Seat) {
     let (mut game, kept) = match world.remove_non_send::<ActiveGame>() {
-        Some(a) if a.game.is_replica() => (Some(a.game), Some((a.level, a.revision))),
+        Some(a) if a.game.is_replica() => (Some(a.game), Some((a.level, a.revision, a.host_log))),
         Some(a) => {
             world.insert_non_send(a);
             (None, None)
@@ -241,22 +243,15 @@ fn take_update(
     };
     r.take(&mut game, u);
     match (game, kept) {
-        (Some(game), Some((level, revision))) => {
+        (Some(game), Some((level, revision, host_log))) => {
             world.insert_non_send(ActiveGame {
                 game,
                 level,
                 revision,
-                host_log: Some(host_log.to_vec()),
+                host_log,
             });
-            GameHost::touched(world);
         }
-        (Some(game), None) => {
-            put_on_screen(world, game, r.level().clone(), seat);
-            if let Some(mut a) = world.get_non_send_mut::<ActiveGame>() {
-                a.host_log = Some(host_log.to_vec());
-            }
-            GameHost::touched(world);
-        }
+        (Some(game), None) => put_on_screen(world, game, r.level().clone(), seat),
         _ => {}
     }
 }
