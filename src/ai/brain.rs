@@ -92,6 +92,11 @@ pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
     if crate::sim::fire::waiting(world) {
         return super::fire::next_order(world, side);
     }
+    // The commander may give its turn's moves to the way that played forward best.
+    if let Some(order) = super::portfolio::delegate(game, side, level) {
+        return order;
+    }
+    let world = game.app.world_mut();
     if !world.contains_resource::<AiState>() {
         world.insert_resource(AiState::default());
     }

@@ -41,7 +41,7 @@ const LEAD_TURNS: u32 = 2;
 
 /// True when `level` plays commanded units as their leader would, not by the table.
 pub fn commands(level: AiLevel) -> bool {
-    level == AiLevel::Commander
+    matches!(level, AiLevel::Commander | AiLevel::Foresight)
 }
 
 /// True when unit `g` is commanded: a hero or leader of its side is still in the fight. Seed

@@ -23,6 +23,7 @@ pub mod imagine;
 pub mod look;
 pub mod plain;
 pub mod plan;
+pub mod portfolio;
 #[cfg(test)]
 mod speed_tests;
 #[cfg(test)]
@@ -33,6 +34,8 @@ mod tests_command;
 mod tests_commander;
 #[cfg(test)]
 mod tests_facing;
+#[cfg(test)]
+mod tests_portfolio;
 pub mod tournament;
 
 pub use crate::sim::groups::{Group, Groups};

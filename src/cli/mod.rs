@@ -79,10 +79,10 @@ pub enum Command {
         /// Turn limit per game.
         #[arg(long, default_value_t = 20)]
         turns: u32,
-        /// How the first side plays: table (the baseline), lookahead or commander.
+        /// How the first side plays: table (the baseline), lookahead, commander or foresight (the strongest).
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         red: crate::ai::AiLevel,
-        /// How the second side plays: table (the baseline), lookahead or commander.
+        /// How the second side plays: table (the baseline), lookahead, commander or foresight (the strongest).
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         blue: crate::ai::AiLevel,
         /// The first side is a scripted plain plan instead (rush, hold or flank; see
@@ -113,7 +113,7 @@ pub enum Command {
         /// Turn limit per game (a level's own limit ends it sooner).
         #[arg(long, default_value_t = 20)]
         turns: u32,
-        /// The opponent: table (the baseline), lookahead or commander.
+        /// The opponent: table (the baseline), lookahead, commander or foresight (the strongest).
         #[arg(long, default_value = "table", value_parser = parse_ai)]
         a: crate::ai::AiLevel,
         /// The strength under test.
@@ -180,8 +180,9 @@ fn parse_plan(s: &str) -> Result<crate::ai::plain::Plan, String> {
 
 /// Parses an AI level name for clap.
 fn parse_ai(s: &str) -> Result<crate::ai::AiLevel, String> {
-    crate::ai::AiLevel::parse(s)
-        .ok_or_else(|| format!("unknown AI {s:?}: expected table, lookahead or commander"))
+    crate::ai::AiLevel::parse(s).ok_or_else(|| {
+        format!("unknown AI {s:?}: expected table, lookahead, commander or foresight")
+    })
 }
 
 /// Runs the command line; returns the process exit code.

@@ -34,7 +34,7 @@ pub struct ServeArgs {
     /// The session secret (default: a fresh one).
     #[arg(long)]
     pub secret: Option<String>,
-    /// A side the computer plays: SIDE or SIDE=STRENGTH (table, lookahead, commander).
+    /// A side the computer plays: SIDE or SIDE=STRENGTH (table, lookahead, commander, foresight).
     #[arg(long, value_parser = super::parse_computer)]
     pub computer: Vec<(u8, AiLevel)>,
     /// Autosave into this folder after every accepted order.

@@ -27,6 +27,10 @@ pub struct Dice {
     /// A replica was asked for a roll the host had not sent, or for a die of other faces
     /// than the host's value fits: its game has parted from the host's.
     starved: bool,
+    /// Once the script is rolled, roll from `rng` instead of starving: a side's copy of the
+    /// game to think ahead on (issue 31), whose past rolls are the game's and whose future
+    /// ones are its own.
+    then_seeded: bool,
 }
 
 impl Dice {
@@ -40,6 +44,7 @@ impl Dice {
             drawn: Vec::new(),
             script: None,
             starved: false,
+            then_seeded: false,
         }
     }
 
@@ -50,6 +55,17 @@ impl Dice {
         Dice {
             script: Some(Default::default()),
             ..Dice::new(0)
+        }
+    }
+
+    /// Dice that roll `past` again, then roll from `seed`: a copy of a game (its values
+    /// rolled so far) played on with dice of the copier's own (issue 31, item 3), which tell
+    /// nothing of the game's next rolls.
+    pub fn replaying(past: &[u32], seed: u64) -> Dice {
+        Dice {
+            script: Some(past.iter().copied().collect()),
+            then_seeded: true,
+            ..Dice::new(seed)
         }
     }
 
@@ -120,6 +136,7 @@ impl Dice {
             None => self.rng.random_range(1..=sides),
             Some(script) => match script.pop_front() {
                 Some(v) if (1..=sides).contains(&v) => v,
+                None if self.then_seeded => self.rng.random_range(1..=sides),
                 _ => {
                     self.starved = true;
                     1

@@ -223,6 +223,9 @@ pub struct Game {
     /// which alone applies them; the replica changes only by what the host sends back
     /// ([`Game::order_from_host`]). `None`: the game applies its orders itself.
     forwarded: Option<Vec<Order>>,
+    /// A side's copy of the game to think ahead on ([`Game::side_copy`]): it keeps no board
+    /// hashes in its record, which nobody reads and which cost as much as the orders.
+    copy: bool,
 }
 
 impl Game {
@@ -337,6 +340,7 @@ impl Game {
             journal: None,
             reveals: Default::default(),
             forwarded: None,
+            copy: false,
         };
         // The first update runs the start-up schedules and enters the first phase.
         g.app.update();
@@ -543,7 +547,7 @@ impl Game {
         self.record.orders.push(order.clone());
         let n = self.record.orders.len();
         self.reveals.accepted(self.app.world(), n - 1, face_down);
-        if n.is_multiple_of(record::STATE_CHECK_EVERY) {
+        if !self.copy && n.is_multiple_of(record::STATE_CHECK_EVERY) {
             let hash = self.state_hash();
             self.record
                 .checks

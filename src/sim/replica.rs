@@ -41,6 +41,24 @@ impl Game {
         self.apply(order)
     }
 
+    /// A copy of this game as `side` knows it, to think ahead on (issue 31, item 3): `level`
+    /// (this game's), every order of the record that `side` may see replayed — another
+    /// side's face-down choices still hidden are left out, for the copy's players to make —
+    /// the dice rolled so far rolled again, and every die after them from `seed`, never this
+    /// game's own seed, which would tell its future. Only the first `upto` orders are
+    /// replayed (all of them when there are fewer). `None` when an order does not replay (a
+    /// copy without the hidden orders may refuse one that followed them).
+    pub fn side_copy(&self, level: &Level, side: u8, seed: u64, upto: usize) -> Option<Game> {
+        let mut g = Game::with_dice(level, Dice::replaying(self.dice_drawn(), seed));
+        g.copy = true;
+        for (i, o) in self.record.orders.iter().enumerate().take(upto) {
+            if !self.reveals.hidden(i, Some(side)) {
+                g.order(o).ok()?;
+            }
+        }
+        Some(g)
+    }
+
     /// Gives a replica the next values its host rolled.
     pub fn feed_dice(&mut self, values: &[u32]) {
         self.app.world_mut().resource_mut::<Dice>().feed(values);

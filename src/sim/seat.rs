@@ -23,11 +23,19 @@ pub enum Strength {
     /// Commanded units (with a hero or leader) are not run by the table: their leader plays
     /// them for the level's objectives, as a human player plays; the rest as `Lookahead`.
     Commander,
+    /// The commander, choosing each turn how its commanded side moves by playing the
+    /// choices forward on copies of the game as the side knows it (issue 31, item 3).
+    Foresight,
 }
 
 impl Strength {
     /// Every strength, weakest first (the tournament and the start screen list them).
-    pub const ALL: [Strength; 3] = [Strength::Table, Strength::Lookahead, Strength::Commander];
+    pub const ALL: [Strength; 4] = [
+        Strength::Table,
+        Strength::Lookahead,
+        Strength::Commander,
+        Strength::Foresight,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -35,6 +43,7 @@ impl Strength {
             Strength::Table => "table",
             Strength::Lookahead => "lookahead",
             Strength::Commander => "commander",
+            Strength::Foresight => "foresight",
         }
     }
 
@@ -43,17 +52,19 @@ impl Strength {
         match self {
             Strength::Table => "baseline",
             Strength::Lookahead => "stronger",
-            Strength::Commander => "strongest",
+            Strength::Commander => "commander",
+            Strength::Foresight => "strongest",
         }
     }
 
-    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`,
-    /// `commander`/`strongest`).
+    /// Parses a command-line name (`table`/`baseline`, `lookahead`/`strong`, `commander`,
+    /// `foresight`/`strongest`).
     pub fn parse(s: &str) -> Option<Strength> {
         match s.trim().to_ascii_lowercase().as_str() {
             "table" | "baseline" | "0" => Some(Strength::Table),
             "lookahead" | "strong" | "stronger" | "1" => Some(Strength::Lookahead),
-            "commander" | "strongest" | "2" => Some(Strength::Commander),
+            "commander" | "2" => Some(Strength::Commander),
+            "foresight" | "strongest" | "3" => Some(Strength::Foresight),
             _ => None,
         }
     }

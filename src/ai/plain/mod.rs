@@ -134,6 +134,27 @@ impl Aim {
             stand: true,
         }
     }
+
+    /// The conduct this aim asks of the path-finding: stand facing the nearest enemy, or
+    /// advance on the goal at the aim's gait, facing the enemy and charging when it may.
+    pub fn intent(&self) -> Intent {
+        if self.stand || self.goal.is_empty() {
+            Intent {
+                conduct: Conduct::Stand,
+                face_enemy: true,
+                charge: false,
+            }
+        } else {
+            Intent {
+                conduct: Conduct::Advance {
+                    gait: self.gait,
+                    visible: false,
+                },
+                face_enemy: true,
+                charge: true,
+            }
+        }
+    }
 }
 
 /// The plain player's bookkeeping for one phase (a new turn, phase or melee round starts
@@ -257,22 +278,7 @@ impl Plain {
                     }
                 }
                 memo.done.insert(id);
-                let intent = if aim.stand || aim.goal.is_empty() {
-                    Intent {
-                        conduct: Conduct::Stand,
-                        face_enemy: true,
-                        charge: false,
-                    }
-                } else {
-                    Intent {
-                        conduct: Conduct::Advance {
-                            gait: aim.gait,
-                            visible: false,
-                        },
-                        face_enemy: true,
-                        charge: true,
-                    }
-                };
+                let intent = aim.intent();
                 if let Some(o) =
                     plan::baseline_move(world, view, &mut memo.fields, f, &intent, &aim.goal)
                 {
@@ -321,6 +327,19 @@ impl Plain {
             None => no,
         })
     }
+}
+
+/// The move `plan` gives figure `id` now, its gait already set: what the commander compares
+/// an enemy's moves with to tell which plan it follows ([`crate::ai::portfolio`]). `None`
+/// when the figure is not in the fight or has no move.
+pub fn move_of(plan: Plan, game: &mut Game, id: &str) -> Option<Order> {
+    let objectives = objectives(game);
+    crate::sim::view::with_view(game.app.world_mut(), |world, view| {
+        let f = view.figs.iter().find(|f| f.id == id && !f.down)?;
+        let aim = plan.aim(view, &objectives, f);
+        let mut fields = FieldCache::default();
+        plan::baseline_move(world, view, &mut fields, f, &aim.intent(), &aim.goal)
+    })
 }
 
 /// The level's objectives (public: the briefing states them).

@@ -22,9 +22,14 @@ pub fn ai_level_help(level: AiLevel) -> &'static str {
              fight it chooses targets, cards and paths by looking ahead with the rules."
         }
         AiLevel::Commander => {
-            "Strongest: while the side's leader or hero is in the fight it is commanded, not \
+            "Commander: while the side's leader or hero is in the fight it is commanded, not \
              run by the table: it goes for the level's objectives and presses the attack, as a \
              player would; once the leader falls, it plays as the stronger level."
+        }
+        AiLevel::Foresight => {
+            "Strongest: the commander, choosing each turn how its side moves (its leader's \
+             orders, a rush, holding the objective, going round the flanks) by playing each \
+             forward on copies of the battle as its side knows it, with dice of its own."
         }
     }
 }
