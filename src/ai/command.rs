@@ -48,7 +48,11 @@ pub fn commands(level: AiLevel) -> bool {
 /// 004 does not say who commands; this reading (the side's leader commands all of it until
 /// he falls), and why, is in docs/rules.md "Uncommanded troops".
 pub fn is_commanded(view: &View, g: usize) -> bool {
-    let side = view.groups[g].side;
+    side_commanded(view, view.groups[g].side)
+}
+
+/// True while a hero or leader of `side` is in the fight: the whole side is commanded.
+pub fn side_commanded(view: &View, side: u8) -> bool {
     view.figs
         .iter()
         .any(|l| l.hero && l.side == side && !l.down)

@@ -113,9 +113,7 @@ pub fn delegate(game: &mut Game, side: u8, level: AiLevel) -> Option<Option<Orde
 /// troops").
 fn commanded(game: &mut Game, side: u8) -> bool {
     crate::sim::view::with_view(game.app.world_mut(), |_, view| {
-        view.figs
-            .iter()
-            .any(|f| f.hero && f.side == side && !f.down)
+        super::command::side_commanded(view, side)
     })
 }
 
@@ -334,7 +332,7 @@ fn score(copy: &mut Game, side: u8) -> i64 {
     };
     let material = share(usize::from(side)) - share(usize::from(1 - side));
     let leaders = crate::sim::view::with_view(copy.app.world_mut(), |_, v| {
-        let led = |s: u8| i64::from(v.figs.iter().any(|f| f.hero && f.side == s && !f.down));
+        let led = |s: u8| i64::from(super::command::side_commanded(v, s));
         led(side) - led(1 - side)
     });
     (if ended { 1000 } else { 300 }) * sign + (material * 500.0) as i64 + LEADER * leaders
