@@ -315,7 +315,7 @@ fn play_forward(
 
 /// How the copy stands for `side`: a battle won or lost outright counts most, then the
 /// judge's verdict were the battle to end now, then the share of body points each side has
-/// left in the fight.
+/// left in the fight and whether each side's leader is still in it ([`LEADER`]).
 fn score(copy: &mut Game, side: u8) -> i64 {
     let ended = copy.outcome().is_some();
     let verdict = copy.outcome_now();
