@@ -55,6 +55,19 @@ pub struct AiState {
     pub led: BTreeMap<String, u32>,
 }
 
+/// Moves the computer's memory (its notes, its leaders' choices, the way the strongest level
+/// chose) from a side's game that is thrown away to the one rebuilt in its place
+/// ([`crate::sim::follow::Carry`]).
+pub fn carry_thoughts(from: &mut Game, to: &mut Game) {
+    let (old, new) = (from.app.world_mut(), to.app.world_mut());
+    if let Some(s) = old.remove_resource::<AiState>() {
+        new.insert_resource(s);
+    }
+    if let Some(p) = old.remove_resource::<super::portfolio::Portfolio>() {
+        new.insert_resource(p);
+    }
+}
+
 /// Sets the strength a side plays at: the computer is seated there (the seat lives in the
 /// game, [`crate::sim::seat::Seats`], so the simulation keeps it without knowing the AI).
 pub fn set_level(game: &mut Game, side: u8, level: AiLevel) {

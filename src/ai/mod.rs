@@ -55,8 +55,32 @@ pub use crate::sim::seat::Strength as AiLevel;
 /// when the game is not waiting for that side. The caller applies it with [`Game::order`];
 /// calling again gives the order after it, and finally `EndSide`. The side plays at the
 /// strength set with [`set_level`] (the baseline unless set).
+///
+/// It reads only the game as `side` knows it ([`Game::known_to`]): what a player of that side
+/// at another machine would be sent (I4).
 pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
-    brain::next_order(game, side)
+    if !waits_for(game, side) {
+        return None;
+    }
+    brain::next_order(side_game(game, side), side)
+}
+
+/// The game the computer reads for `side`: the game as the side knows it
+/// ([`Game::known_to`]), but for the dodge guesses (see [`guessing`]).
+pub(crate) fn side_game(game: &mut Game, side: u8) -> &mut Game {
+    if guessing(game) {
+        return game;
+    }
+    game.known_to(side, brain::carry_thoughts)
+}
+
+/// True while a melee round waits for its dodge guesses (D7). The other cards are faced then
+/// and the DODGEs are not, so the side's own game ([`Game::known_to`]) still waits at the
+/// face-down choices, its enemy's DODGEs among them: it cannot reach this stage until the
+/// guesses are in. Who must guess which dodger is public (`side_asks::dodges_to_guess`), and
+/// that is all the computer's guesses read ([`cards`]), so they are made on the game itself.
+fn guessing(game: &Game) -> bool {
+    crate::sim::side_asks::melee_stage(game.app.world()) == Some(crate::sim::melee::Stage::Guessing)
 }
 
 /// True when the game waits for orders from `side` now (its half-move, its charge
@@ -141,7 +165,12 @@ pub fn explain(game: &Game, unit: &str) -> Option<Explanation> {
         Some(g) => g.name.clone(),
         None => groups.of_figure(unit)?.name.clone(),
     };
-    let state = world.get_resource::<brain::AiState>();
+    let side = groups.get(&name).map_or(0, |g| g.side);
+    let state = game
+        .known_by(side)
+        .app
+        .world()
+        .get_resource::<brain::AiState>();
     let choice = state.and_then(|s| s.notes.get(&name).cloned());
     let roll = world
         .get_resource::<roll::ActionRolls>()

@@ -169,7 +169,11 @@ fn way_for(game: &mut Game, side: u8) -> Option<Way> {
 
 /// The last way chosen for `side` at the strongest level, and the turn it was chosen for.
 pub fn chosen(game: &Game, side: u8) -> Option<(u32, Way)> {
-    let p = game.app.world().get_resource::<Portfolio>()?;
+    let p = game
+        .known_by(side)
+        .app
+        .world()
+        .get_resource::<Portfolio>()?;
     p.chosen.get(&side).copied()
 }
 

@@ -81,7 +81,7 @@ fn terms_of(game: &mut Game, unit: &str) -> RiskTerms {
 }
 
 fn set_body(game: &mut Game, id: &str, left: u16) {
-    let w = game.app.world_mut();
+    let w = game.world_for_tests_mut();
     let mut q = w.query::<(&FigureId, &mut Body)>();
     for (f, mut b) in q.iter_mut(w) {
         if f.0 == id {
@@ -108,7 +108,7 @@ pub(crate) fn inject(
         action,
         intent: table::intent(action, before),
     };
-    let w = game.app.world_mut();
+    let w = game.world_for_tests_mut();
     match w.get_resource_mut::<ActionRolls>() {
         Some(mut r) => r.0.push(entry),
         None => w.insert_resource(ActionRolls(vec![entry])),
@@ -289,7 +289,7 @@ fn i1_per_ten_percent_wounded_or_killed() {
         "a wounded horse: 1 of 3 = 33%"
     );
     // A member gone from the board still counts as lost.
-    let w = g.app.world_mut();
+    let w = g.world_for_tests_mut();
     let gone: Vec<Entity> = w
         .query::<(Entity, &FigureId)>()
         .iter(w)
@@ -602,7 +602,7 @@ fn i2_continue_facing_turns_a_halted_unit_to_the_enemy() {
     let mut g = duel();
     // The footman faces W, away from the enemy: it turns about.
     {
-        let w = g.app.world_mut();
+        let w = g.world_for_tests_mut();
         let mut q = w.query::<(&FigureId, &mut crate::sim::components::Facing)>();
         for (f, mut d) in q.iter_mut(w) {
             if f.0 == "f" {
@@ -801,7 +801,7 @@ fn i1_the_roll_counts_a_retreat_from_last_turns_melee() {
     );
     let mut g = Game::new(&l, 1);
     // Pretend this is turn 2 and `a` retreated in turn 1's melee.
-    let w = g.app.world_mut();
+    let w = g.world_for_tests_mut();
     w.resource_mut::<crate::sim::phase::TurnState>().turn = 2;
     w.resource_mut::<crate::sim::log::GameLog>()
         .0

@@ -124,7 +124,7 @@ fn i2_cavalry_declares_a_charge_when_one_is_eligible() {
             play(&lv, seed, AiLevel::Table, 3, |g, o| match o {
                 Order::DeclareCharge { .. } => declared += 1,
                 Order::NoCharge { unit } => {
-                    let w = g.app.world_mut();
+                    let w = g.world_for_tests_mut();
                     let turn = w.resource::<TurnState>().turn;
                     let Some(group) = w
                         .resource::<crate::sim::groups::Groups>()
@@ -176,7 +176,7 @@ fn i3_no_archer_plays_charge() {
             } = o
             {
                 charges += 1;
-                let w = g.app.world_mut();
+                let w = g.world_for_tests_mut();
                 let archer = find_figure(w, unit)
                     .and_then(|e| w.get::<Weapon>(e))
                     .is_some_and(|wp| tables().weapon(&wp.0).is_missile());
@@ -399,7 +399,7 @@ fn i31_a_leaders_charges_go_for_the_hunted_enemy_and_do_not_pile_up() {
             let Order::DeclareCharge { unit, targets } = o else {
                 return;
             };
-            let w = g.app.world_mut();
+            let w = g.world_for_tests_mut();
             let view = View::build(w);
             let side = view
                 .figs

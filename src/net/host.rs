@@ -6,6 +6,7 @@
 
 use super::protocol::{FromHost, Hello, Line, Turned, Update, Welcome, Wish, text_hash, version};
 use crate::sim::Game;
+use crate::sim::follow::{Batch, SeatFeed};
 use crate::sim::order::Order;
 use crate::sim::side_view::Seat;
 use crate::sim::snapshot::FigureState;
@@ -25,12 +26,8 @@ struct Guest {
     sent: usize,
     /// Every figure as it was last sent, by id: an update carries only what changed.
     figures: BTreeMap<String, FigureState>,
-    /// Every order before this place of the record was sent, or is in `held`.
-    next_order: usize,
-    /// Places of orders kept from this seat until they are revealed, in order.
-    held: Vec<usize>,
-    /// How many die values it has been sent.
-    dice_sent: usize,
+    /// The orders and dice it has been sent.
+    feed: SeatFeed,
 }
 
 /// What the host has to send: each message with the client it goes to.
@@ -153,9 +150,7 @@ impl Host {
                         seat,
                         sent: 0,
                         figures: BTreeMap::new(),
-                        next_order: 0,
-                        held: Vec::new(),
-                        dice_sent: 0,
+                        feed: SeatFeed::default(),
                     },
                 );
                 let hash = self.record_hash();
@@ -299,25 +294,12 @@ impl Host {
         let guest = self.guests.get_mut(&who)?;
         guest.sent = from + lines.len();
         // The orders it may see now, in the record's order; the rest wait for their reveal.
-        let orders = &game.record().orders;
-        let places: Vec<usize> = std::mem::take(&mut guest.held)
-            .into_iter()
-            .chain(guest.next_order.min(orders.len())..orders.len())
-            .collect();
-        let mut seen = Vec::new();
-        for p in places {
-            if game.hidden_from(p, seat) {
-                guest.held.push(p);
-            } else {
-                seen.push((p, orders[p].clone()));
-            }
-        }
-        guest.next_order = orders.len();
-        let drawn = game.dice_drawn();
-        let dice_from = guest.dice_sent.min(drawn.len());
-        let dice = drawn[dice_from..].to_vec();
-        guest.dice_sent = drawn.len();
-        let complete = guest.held.is_empty();
+        let Batch {
+            seen,
+            dice_from,
+            dice,
+            complete,
+        } = guest.feed.next(game, seat);
         // Only the figures that changed since the last update, and the ids of those gone.
         let now: BTreeMap<String, FigureState> = std::mem::take(&mut view.public.figures)
             .into_iter()

@@ -12,8 +12,10 @@ pub mod dice;
 pub mod figure_index;
 pub mod figure_rows;
 pub mod fire;
+pub mod follow;
 pub mod groups;
 pub mod journal;
+mod known;
 pub mod log;
 pub mod melee;
 pub mod motion;
@@ -226,6 +228,18 @@ pub struct Game {
     /// A side's copy of the game to think ahead on ([`Game::side_copy`]): it keeps no board
     /// hashes in its record, which nobody reads and which cost as much as the orders.
     copy: bool,
+    /// The game as each side the computer plays knows it ([`Game::known_to`]), by side.
+    known: Vec<Option<Box<SideGame>>>,
+    /// A test changed the world by hand ([`Game::world_for_tests_mut`]): no record rebuilds
+    /// this position, so the computer reads the game itself.
+    hand_set: bool,
+}
+
+/// One side's own game ([`Game::known_to`]), with what it has been given of the real one.
+struct SideGame {
+    feed: follow::SeatFeed,
+    follower: follow::Follower,
+    game: Option<Game>,
 }
 
 impl Game {
@@ -242,6 +256,7 @@ impl Game {
     /// [`Game::world_for_tests`], to change it.
     #[doc(hidden)]
     pub fn world_for_tests_mut(&mut self) -> &mut World {
+        self.hand_set = true;
         self.app.world_mut()
     }
 
@@ -341,6 +356,8 @@ impl Game {
             reveals: Default::default(),
             forwarded: None,
             copy: false,
+            known: Vec::new(),
+            hand_set: false,
         };
         // The first update runs the start-up schedules and enters the first phase.
         g.app.update();

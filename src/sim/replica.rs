@@ -5,8 +5,9 @@
 
 use super::Game;
 use super::dice::Dice;
+use super::follow::{Batch, Follower, SeatFeed};
 use super::order::{Order, Refusal};
-use super::side_view;
+use super::side_view::{self, Seat};
 use crate::level::Level;
 
 impl Game {
@@ -84,5 +85,121 @@ impl Game {
             side_view::Seat::Spectator => None,
         };
         self.reveals.hidden(place, side)
+    }
+}
+
+impl SeatFeed {
+    /// What `seat` may be given of `game` since the last call.
+    pub fn next(&mut self, game: &Game, seat: Seat) -> Batch {
+        let orders = &game.record().orders;
+        let places: Vec<usize> = std::mem::take(&mut self.held)
+            .into_iter()
+            .chain(self.next_order.min(orders.len())..orders.len())
+            .collect();
+        let mut seen = Vec::new();
+        for p in places {
+            if game.hidden_from(p, seat) {
+                self.held.push(p);
+            } else {
+                seen.push((p, orders[p].clone()));
+            }
+        }
+        self.next_order = orders.len();
+        let drawn = game.dice_drawn();
+        let dice_from = self.dice_sent.min(drawn.len());
+        let dice = drawn[dice_from..].to_vec();
+        self.dice_sent = drawn.len();
+        Batch {
+            seen,
+            dice_from,
+            dice,
+            complete: self.held.is_empty(),
+        }
+    }
+}
+
+/// Moves what a follower's game keeps beyond the rules (the computer's memory) from the game
+/// it throws away to the one rebuilt in its place; the simulation does not know what that is.
+pub type Carry = fn(from: &mut Game, to: &mut Game);
+
+impl Follower {
+    /// Takes in one batch, bringing `game` up to it (`None`: not built yet, or given again
+    /// from the start after a rejoin: built now). False when the batch does not follow on
+    /// from the last ([`Follower::parted`] says how).
+    pub fn take(&mut self, game: &mut Option<Game>, b: &Batch) -> bool {
+        if b.dice_from != self.dice.len() {
+            if b.dice_from != 0 {
+                self.parted = Some(format!(
+                    "the host sent die values from roll {} on; this game had {}",
+                    b.dice_from + 1,
+                    self.dice.len()
+                ));
+                return false;
+            }
+            // Given again from the start (a rejoin): everything is rebuilt from it.
+            *self = Follower::new(self.level.clone());
+            *game = None;
+        }
+        self.dice.extend_from_slice(&b.dice);
+        let g = match game {
+            Some(g) => {
+                g.feed_dice(&b.dice);
+                g
+            }
+            None => game.insert(Game::replica(&self.level, &self.dice)),
+        };
+        for (place, order) in &b.seen {
+            self.known.insert(*place, order.clone());
+            if self.last.is_some_and(|l| *place < l) {
+                self.unsure = true;
+            }
+            self.last = Some(self.last.map_or(*place, |l| l.max(*place)));
+            if g.order_from_host(order).is_err() {
+                // Out of the host's order it may wait on a choice not yet here: the check
+                // plays it again in order once every order is here.
+                self.refused = true;
+            }
+        }
+        true
+    }
+
+    /// With every order the host accepted here (`orders` of them): the board against the
+    /// host's `hash`, played again in the host's order when it differs (or when some order
+    /// was refused here); `carry` moves across what the caller kept in the game thrown away.
+    pub fn check(
+        &mut self,
+        game: &mut Option<Game>,
+        hash: &str,
+        orders: usize,
+        carry: Option<Carry>,
+    ) {
+        let Some(g) = game.as_mut() else { return };
+        if !self.refused && g.state_hash() == hash {
+            self.unsure = false;
+            return;
+        }
+        let mut fresh = Game::replica(&self.level, &self.dice);
+        let mut refused = None;
+        for (place, order) in &self.known {
+            if let Err(r) = fresh.order_from_host(order) {
+                refused = Some(format!(
+                    "order {} ({order}) is refused here: {r}",
+                    place + 1
+                ));
+                break;
+            }
+        }
+        let same = refused.is_none() && fresh.state_hash() == hash;
+        if let Some(carry) = carry {
+            carry(g, &mut fresh);
+        }
+        *game = Some(fresh);
+        self.unsure = false;
+        self.refused = false;
+        if !same {
+            self.parted = Some(refused.unwrap_or_else(|| {
+                format!("after {orders} orders this game's board differs from the host's")
+            }));
+        }
     }
 }

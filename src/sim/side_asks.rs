@@ -95,10 +95,23 @@ pub fn chargers_of(world: &World, target: &str) -> Vec<String> {
         .collect()
 }
 
+/// The seed of the one side whose own game this is ([`super::Game::known_to`]): that game
+/// has no seed of its own to draw it from, and holds no other side's.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnSeed {
+    /// The side.
+    pub side: u8,
+    /// Its seed, as [`own_seed`] draws it from the real game's.
+    pub seed: u64,
+}
+
 /// A seed of `side`'s own for a computer player's private choices (which way to guess a
 /// dodge, the dice it imagines): drawn from the game's seed through a one-way hash, so that it
 /// tells nothing of the dice to come, and the same for the same game, so that games replay.
 pub fn own_seed(world: &World, side: u8) -> u64 {
+    if let Some(own) = world.get_resource::<OwnSeed>().filter(|o| o.side == side) {
+        return own.seed;
+    }
     let seed = world.get_resource::<Dice>().map_or(0, |d| d.seed);
     let mut h = blake3::Hasher::new();
     h.update(b"warhorse side seed");

@@ -75,7 +75,7 @@ impl Player {
                 FromHost::Update(u) => {
                     let r = self.replica.as_mut().expect("welcomed before an update");
                     r.take(&mut self.game, u);
-                    assert_eq!(r.parted, None, "the replica parted from the host");
+                    assert_eq!(r.parted(), None, "the replica parted from the host");
                     self.updates.push((**u).clone());
                 }
                 _ => {}

@@ -3,9 +3,11 @@
 //! holds the public state and its own side's face-down choices, and nothing else: never the
 //! other side's cards, guesses, charge orders or answers before they are revealed, nor the
 //! seed. The strongest check is a difference: had the other side chosen otherwise face down,
-//! a side's view would be the same, byte for byte.
+//! a side's view would be the same, byte for byte. And the game each side's computer plays
+//! from holds exactly what that side may see of the real one.
 
 use std::path::Path;
+use warhorse::ai::brain::carry_thoughts;
 use warhorse::ai::{AiLevel, next_order, set_level, side_to_act};
 use warhorse::level::{Level, load_level_file};
 use warhorse::sim::Game;
@@ -67,6 +69,58 @@ fn figure_of(secret: &Secret) -> &str {
 struct Seen {
     kinds: [usize; 4],
     swaps: usize,
+    /// Sides' own games looked at while an order was kept from them, and once none was.
+    known_held: usize,
+    known_whole: usize,
+}
+
+/// The game each side's computer plays from (`Game::known_to`, issue 29 item 3, I4): it holds
+/// every order the side may see and none kept from it — the other side's face-down orders not
+/// yet revealed are in neither its record nor its books — and once nothing is kept from the
+/// side, it is the real game's board.
+fn check_known_games(game: &mut Game, n: u8, name: &str, seen: &mut Seen) {
+    let orders = game.record().orders.len();
+    let real = game.state_hash();
+    for s in 0..n {
+        let held: Vec<usize> = (0..orders)
+            .filter(|&p| game.hidden_from(p, Seat::Side(s)))
+            .collect();
+        let held_figures: Vec<String> = held
+            .iter()
+            .filter_map(|&p| face_down(&game.record().orders[p]).map(|(f, _)| f.to_string()))
+            .collect();
+        let known = game.known_to(s, carry_thoughts);
+        assert!(known.is_replica(), "{name}: side {s} reads the real game");
+        if held.is_empty() {
+            seen.known_whole += 1;
+            assert_eq!(
+                known.record().orders.len(),
+                orders,
+                "{name}: side {s}'s record"
+            );
+            assert_eq!(
+                known.state_hash(),
+                real,
+                "{name}: side {s}'s game is not the real one after {orders} orders, though \
+                 nothing is kept from it"
+            );
+            continue;
+        }
+        seen.known_held += 1;
+        assert!(
+            known.record().orders.len() + held.len() <= orders,
+            "{name}: side {s}'s game holds an order kept from it"
+        );
+        for other in (0..n).filter(|&o| o != s) {
+            let theirs = known.view(Seat::Side(other)).own;
+            for f in &held_figures {
+                assert!(
+                    !theirs.iter().any(|x| figure_of(x) == f),
+                    "{name}: side {s}'s game holds {f}'s face-down choice: {theirs:?}"
+                );
+            }
+        }
+    }
 }
 
 fn check_level(level: &Level, name: &str) -> Seen {
@@ -94,6 +148,7 @@ fn check_level(level: &Level, name: &str) -> Seen {
             // The computer's refusals are another test's business; this one looks at views.
             continue;
         }
+        check_known_games(&mut game, n, name, &mut seen);
         let views: Vec<SideView> = seats.iter().map(|&s| game.view(s)).collect();
         for v in &views {
             let text = json(v);
@@ -183,11 +238,19 @@ fn no_view_holds_another_sides_face_down_choices_or_the_seed_on_any_level() {
             total.kinds[k] += seen.kinds[k];
         }
         total.swaps += seen.swaps;
+        total.known_held += seen.known_held;
+        total.known_whole += seen.known_whole;
     }
     // The games must have put the views to the test: face-down cards and charge orders were
     // held while other seats looked, and choices were played the other way.
     assert!(total.kinds[0] > 0, "no face-down cards were ever held");
     assert!(total.kinds[2] > 0, "no charge orders were ever held");
+    assert!(
+        total.known_held > 0 && total.known_whole > 0,
+        "the sides' own games were looked at {} times with an order kept from them, {} without",
+        total.known_held,
+        total.known_whole
+    );
     assert!(
         total.swaps >= 13,
         "only {} choices played the other way",

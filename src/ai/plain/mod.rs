@@ -196,6 +196,8 @@ impl Plain {
         if !super::waits_for(game, side) {
             return None;
         }
+        // Like the computer, a plan reads only what its side may know (I4).
+        let game = super::side_game(game, side);
         let world = game.app.world_mut();
         if crate::sim::fire::waiting(world) {
             return super::fire::next_order(world, side);

@@ -178,7 +178,7 @@ pub fn pump(world: &mut World) {
                 if let (Some(r), Some(seat)) = (link.replica.as_mut(), link.mirror.seat()) {
                     take_update(world, r, u, seat);
                     updated = true;
-                    if let Some(p) = &r.parted {
+                    if let Some(p) = r.parted() {
                         failed = Some(format!(
                             "This window's copy of the game parted from the host's ({p}). \
                              Join again with the same code: the host sends the game anew."
