@@ -80,14 +80,16 @@ impl Game {
                 known.follower.parted
             );
         }
-        let seed = super::side_asks::own_seed(self.app.world(), side);
-        let seats = self.app.world().get_resource::<Seats>().cloned();
+        // Its own seed once (a rebuilt game lacks it), the seats whenever they changed.
         let g = known.game.as_mut()?;
         g.copy = true;
-        let world = g.app.world_mut();
-        world.insert_resource(OwnSeed { side, seed });
-        if let Some(seats) = seats {
-            world.insert_resource(seats);
+        if !g.app.world().contains_resource::<OwnSeed>() {
+            let seed = super::side_asks::own_seed(self.app.world(), side);
+            g.app.world_mut().insert_resource(OwnSeed { side, seed });
+        }
+        let seats = self.app.world().get_resource::<Seats>();
+        if seats.is_some() && seats != g.app.world().get_resource::<Seats>() {
+            g.app.world_mut().insert_resource(seats.cloned()?);
         }
         Some(known)
     }
