@@ -225,8 +225,9 @@ pub struct Game {
     /// which alone applies them; the replica changes only by what the host sends back
     /// ([`Game::order_from_host`]). `None`: the game applies its orders itself.
     forwarded: Option<Vec<Order>>,
-    /// A side's copy of the game to think ahead on ([`Game::side_copy`]): it keeps no board
-    /// hashes in its record, which nobody reads and which cost as much as the orders.
+    /// A side's copy of the game to think ahead on ([`Game::side_copy`]) or the game a side
+    /// plays from ([`Game::known_to`]): it keeps no board hashes in its record, which nobody
+    /// reads and which cost as much as the orders, and keeps no side's game of its own.
     copy: bool,
     /// The game as each side the computer plays knows it ([`Game::known_to`]), by side.
     known: Vec<Option<Box<SideGame>>>,
