@@ -66,21 +66,10 @@ pub fn next_order(game: &mut Game, side: u8) -> Option<Order> {
 }
 
 /// The game the computer reads for `side`: the game as the side knows it
-/// ([`Game::known_to`]), but for the dodge guesses (see [`guessing`]).
+/// ([`Game::known_to`]). It reaches a round's dodge guesses as the real one does: the other
+/// side's cards come faced then, their DODGEs masked (D7, [`crate::sim::follow::Shown`]).
 pub(crate) fn side_game(game: &mut Game, side: u8) -> &mut Game {
-    if guessing(game) {
-        return game;
-    }
     game.known_to(side, brain::carry_thoughts)
-}
-
-/// True while a melee round waits for its dodge guesses (D7). The other cards are faced then
-/// and the DODGEs are not, so the side's own game ([`Game::known_to`]) still waits at the
-/// face-down choices, its enemy's DODGEs among them: it cannot reach this stage until the
-/// guesses are in. Who must guess which dodger is public (`side_asks::dodges_to_guess`), and
-/// that is all the computer's guesses read ([`cards`]), so they are made on the game itself.
-fn guessing(game: &Game) -> bool {
-    crate::sim::side_asks::melee_stage(game.app.world()) == Some(crate::sim::melee::Stage::Guessing)
 }
 
 /// True when the game waits for orders from `side` now (its half-move, its charge

@@ -142,7 +142,10 @@ pub struct Update {
     pub record_hash: u64,
     /// The orders this seat may now see and had not had, each with its place in the host's
     /// record, in that order: every open order, the seat's own face-down ones at once, the
-    /// other side's only once revealed. A client's replica ([`super::replica`]) plays them.
+    /// other side's only once revealed — but a card play comes first with its DODGEs masked
+    /// while its round waits for the dodge guesses, and again whole in the same place once
+    /// the round is faced ([`crate::sim::follow::Shown`]). A client's replica
+    /// ([`super::replica`]) plays them.
     pub seen: Vec<(usize, Order)>,
     /// The place of the first of `dice` among every value the host rolled.
     pub dice_from: usize,

@@ -26,6 +26,21 @@ pub struct SeatFeed {
     pub(super) held: Vec<usize>,
     /// How many die values it has been given.
     pub(super) dice_sent: usize,
+    /// Orders of `held` given faced but for their DODGEs (D7), as given: the whole order
+    /// follows once revealed, where it differs.
+    pub(super) faced: BTreeMap<usize, Order>,
+}
+
+/// How much of one order of the record a seat may have now ([`crate::sim::Game::shown_to`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// All of it.
+    Whole(Order),
+    /// Another side's card play, faced but for its DODGEs while the round waits for the
+    /// dodge guesses (D7): each DODGE's way masked.
+    Faced(Order),
+    /// Nothing: another side's face-down choice, not yet revealed.
+    Hidden,
 }
 
 /// What a seat is given at one time (`SeatFeed::next`).
@@ -33,7 +48,8 @@ pub struct SeatFeed {
 pub struct Batch {
     /// The orders it may now see and had not had, each with its place in the record, in that
     /// order: every open order, the seat's own face-down ones at once, another side's only
-    /// once revealed.
+    /// once revealed — but for a card play faced but for its DODGEs, given first masked
+    /// ([`Shown::Faced`]), then again whole in the same place once revealed.
     pub seen: Vec<(usize, Order)>,
     /// The place of the first of `dice` among every value rolled.
     pub dice_from: usize,
@@ -47,7 +63,8 @@ pub struct Batch {
 #[derive(Clone, Debug)]
 pub struct Follower {
     pub(super) level: Level,
-    /// Every order had, by place in the host's record.
+    /// Every order had, by place in the host's record (a masked card play until its whole
+    /// one comes).
     pub(super) known: BTreeMap<usize, Order>,
     /// Every die value the host rolled, as far as given.
     pub(super) dice: Vec<u32>,

@@ -181,13 +181,15 @@ pub enum Order {
 }
 
 impl Order {
-    /// The figure an order given face down speaks for (D2, D7, D9, C1, C5): its cards, its
-    /// dodge guess, its charge orders or its answer to a charge. `None` for an order given
-    /// openly. Play across machines and by email (issue 30) keep these from the other side
-    /// until they are revealed.
+    /// The figure an order given face down speaks for (D2, D7, D9, C1, C5): its cards or its
+    /// pass (a pass is PASSIVE SHIELD PARRY, face down like any play, D9), its dodge guess or
+    /// its making none, its charge orders or its answer to a charge. `None` for an order
+    /// given openly. Play across machines and by email (issue 30) keep these from the other
+    /// side until they are revealed.
     pub fn face_down_unit(&self) -> Option<&str> {
         match self {
             Order::PlayCards { unit, .. }
+            | Order::Pass { unit }
             | Order::GuessDodge { unit, .. }
             | Order::DeclareCharge { unit, .. }
             | Order::NoCharge { unit }

@@ -5,7 +5,7 @@
 
 use super::Game;
 use super::dice::Dice;
-use super::follow::{Batch, Follower, SeatFeed};
+use super::follow::{Batch, Follower, SeatFeed, Shown};
 use super::order::{Order, Refusal};
 use super::side_view::{self, Seat};
 use crate::level::Level;
@@ -78,13 +78,43 @@ impl Game {
     }
 
     /// Whether order `place` of the record is kept from `seat`: another side's face-down
-    /// choice not yet revealed (see [`super::reveal`]).
+    /// choice not yet revealed (see [`super::reveal`]), even if faced but for its DODGEs.
     pub fn hidden_from(&self, place: usize, seat: side_view::Seat) -> bool {
         let side = match seat {
             side_view::Seat::Side(s) => Some(s),
             side_view::Seat::Spectator => None,
         };
         self.reveals.hidden(place, side)
+    }
+
+    /// How much of order `place` of the record `seat` may have now: all of it, none of
+    /// another side's face-down choice not yet revealed, or, while the round waits for the
+    /// dodge guesses, that side's card play with its DODGEs masked (D7; see
+    /// [`super::reveal`]). `Hidden` for a place beyond the record.
+    pub fn shown_to(&self, place: usize, seat: side_view::Seat) -> Shown {
+        let Some(order) = self.record.orders.get(place) else {
+            return Shown::Hidden;
+        };
+        if !self.hidden_from(place, seat) {
+            Shown::Whole(order.clone())
+        } else if self.reveals.faced(place) {
+            Shown::Faced(super::melee::faced_but_dodges(self.app.world(), order))
+        } else {
+            Shown::Hidden
+        }
+    }
+
+    /// Puts `now`, the whole of a card play this game was given masked as `was` (see
+    /// [`Shown::Faced`]), in its place, in the game and in its record. False when it cannot
+    /// (the round is no longer waiting for its guesses): the game must be rebuilt with it.
+    pub fn unmask(&mut self, was: &Order, now: &Order) -> bool {
+        if !super::melee::unmask(self.app.world_mut(), was, now) {
+            return false;
+        }
+        if let Some(o) = self.record.orders.iter_mut().rev().find(|o| *o == was) {
+            *o = now.clone();
+        }
+        true
     }
 }
 
@@ -98,10 +128,21 @@ impl SeatFeed {
             .collect();
         let mut seen = Vec::new();
         for p in places {
-            if game.hidden_from(p, seat) {
-                self.held.push(p);
-            } else {
-                seen.push((p, orders[p].clone()));
+            match game.shown_to(p, seat) {
+                Shown::Whole(o) => {
+                    // A faced play whose DODGEs were masked comes again whole, where it differs.
+                    if self.faced.remove(&p).as_ref() != Some(&o) {
+                        seen.push((p, o));
+                    }
+                }
+                Shown::Faced(o) => {
+                    if let std::collections::btree_map::Entry::Vacant(e) = self.faced.entry(p) {
+                        e.insert(o.clone());
+                        seen.push((p, o));
+                    }
+                    self.held.push(p);
+                }
+                Shown::Hidden => self.held.push(p),
             }
         }
         self.next_order = orders.len();
@@ -149,7 +190,14 @@ impl Follower {
             None => game.insert(Game::replica(&self.level, &self.dice)),
         };
         for (place, order) in &b.seen {
-            self.known.insert(*place, order.clone());
+            if let Some(was) = self.known.insert(*place, order.clone()) {
+                // The whole of a play given faced but for its DODGEs: in its place, or the
+                // check plays every order again.
+                if was != *order && !g.unmask(&was, order) {
+                    self.refused = true;
+                }
+                continue;
+            }
             if self.last.is_some_and(|l| *place < l) {
                 self.unsure = true;
             }

@@ -8,12 +8,17 @@
 //! revealed once the game has left that gathering: the round faced, the charges revealed.
 //! Whether a side still holds some secret says nothing here: a new round may begin with
 //! choices made for a figure by the rules (a stunned figure, a horse) before anyone orders.
+//!
+//! One step comes between: once a round's choices are all in and it waits for the dodge
+//! guesses, D7 faces every card but the DODGEs. The choices made before that are *faced*: a
+//! seat may have them then with each DODGE's direction masked (`sim::melee::faced_but_dodges`),
+//! so that its own game reaches the guesses too, and whole once the round is faced.
 
 use super::charge::ChargeBook;
-use super::melee::MeleeState;
+use super::melee::{MeleeState, Stage};
 use super::phase::{Phase, TurnState};
 use bevy::prelude::{State, World};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The gathering of face-down choices the game is in: the turn, the phase, the melee's card
 /// round and the charges' stage. Any change ends the gathering.
@@ -35,6 +40,10 @@ pub struct Reveals {
     face_down: BTreeMap<usize, (u8, Option<String>)>,
     /// Places of the orders still secret.
     open: Vec<usize>,
+    /// Places of the secret orders whose cards are faced but for the DODGE directions (D7).
+    faced: BTreeSet<usize>,
+    /// The gathering whose choices were last faced so: the guesses given in it stay secret.
+    faced_in: Option<String>,
 }
 
 impl Reveals {
@@ -60,15 +69,31 @@ impl Reveals {
             return;
         }
         let now = gathering(world);
-        let face_down = &mut self.face_down;
+        let (face_down, faced) = (&mut self.face_down, &mut self.faced);
         self.open.retain(|p| match face_down.get_mut(p) {
             Some((_, at)) if at.as_deref() != Some(now.as_str()) => {
                 *at = None;
+                faced.remove(p);
                 false
             }
             Some(_) => true,
             None => false,
         });
+        // The round has just begun to wait for its dodge guesses: every choice of it so far
+        // is faced but its DODGEs; the guesses to come stay secret until the round is faced.
+        let guessing = world
+            .get_resource::<MeleeState>()
+            .is_some_and(|m| m.stage == Stage::Guessing);
+        if guessing && self.faced_in.as_deref() != Some(now.as_str()) {
+            self.faced.extend(self.open.iter().copied());
+            self.faced_in = Some(now);
+        }
+    }
+
+    /// Whether order `place`, still secret, has its cards faced but for their DODGE
+    /// directions: its round waits for the dodge guesses (D7).
+    pub fn faced(&self, place: usize) -> bool {
+        self.faced.contains(&place)
     }
 
     /// Whether order `place` of the record is kept from the seat of side `seat` (`None`: a

@@ -15,6 +15,7 @@ mod limits;
 mod melee;
 mod melee_ends;
 mod net;
+mod net_guesses;
 mod order_integrity;
 mod pbem;
 mod reach_props;

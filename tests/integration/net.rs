@@ -119,6 +119,8 @@ fn needles(secret: &Secret) -> Vec<String> {
         Secret::Cards { figure, cards } => vec![
             format!("{figure}: {}", cards.join(" + ")),
             order("PlayCards", figure),
+            // A pass is a play too (PASSIVE SHIELD PARRY, D9).
+            order("Pass", figure),
         ],
         Secret::Charge { figure, targets } => {
             let mut n = vec![order("DeclareCharge", figure), order("NoCharge", figure)];

@@ -11,6 +11,8 @@ use warhorse::ai::brain::carry_thoughts;
 use warhorse::ai::{AiLevel, next_order, set_level, side_to_act};
 use warhorse::level::{Level, load_level_file};
 use warhorse::sim::Game;
+use warhorse::sim::follow::Shown;
+use warhorse::sim::melee::Stage;
 use warhorse::sim::order::Order;
 use warhorse::sim::side_view::{Seat, Secret, SideView};
 
@@ -72,6 +74,10 @@ struct Seen {
     /// Sides' own games looked at while an order was kept from them, and once none was.
     known_held: usize,
     known_whole: usize,
+    /// Times the real game waited for a side's dodge guesses (its game asked them too), and
+    /// faced plays whose DODGE the side's game holds masked to another way.
+    guesses_asked: usize,
+    masked: usize,
 }
 
 /// The game each side's computer plays from (`Game::known_to`, issue 29 item 3, I4): it holds
@@ -85,12 +91,58 @@ fn check_known_games(game: &mut Game, n: u8, name: &str, seen: &mut Seen) {
         let held: Vec<usize> = (0..orders)
             .filter(|&p| game.hidden_from(p, Seat::Side(s)))
             .collect();
-        let held_figures: Vec<String> = held
+        // Of those, the card plays faced but for their DODGEs while the round waits for the
+        // guesses (D7): the side's game has them, masked.
+        let faced: Vec<(usize, Order, bool)> = held
             .iter()
-            .filter_map(|&p| face_down(&game.record().orders[p]).map(|(f, _)| f.to_string()))
+            .filter_map(|&p| match game.shown_to(p, Seat::Side(s)) {
+                Shown::Faced(o) => {
+                    let differs = o != game.record().orders[p];
+                    Some((p, o, differs))
+                }
+                _ => None,
+            })
             .collect();
+        let secret: Vec<usize> = held
+            .iter()
+            .copied()
+            .filter(|p| !faced.iter().any(|(f, _, _)| f == p))
+            .collect();
+        // Each secret as its figure and the kind of secret it leaves in a view.
+        // (A pass made at the guesses is no guess; the figure's play of the round is faced.)
+        let faced_figures: Vec<String> = faced.iter().map(|(_, o, _)| faced_figure(o)).collect();
+        let held_figures: Vec<(String, usize)> = secret
+            .iter()
+            .filter_map(|&p| {
+                let o = &game.record().orders[p];
+                let unit = o.face_down_unit()?.to_string();
+                let pass_at_guesses =
+                    matches!(o, Order::Pass { .. }) && faced_figures.contains(&unit);
+                (!pass_at_guesses).then(|| (unit, order_kind(o)))
+            })
+            .collect();
+        let guesses_due: Vec<(String, u8)> = game
+            .melee_waiting(Stage::Guessing)
+            .into_iter()
+            .filter(|(_, side)| *side == s)
+            .collect();
+        let real_views: Vec<SideView> = (0..n).map(|o| game.view(Seat::Side(o))).collect();
         let known = game.known_to(s, carry_thoughts);
         assert!(known.is_replica(), "{name}: side {s} reads the real game");
+        // The side's game reaches every question the real one asks the side: the dodge
+        // guesses too, though the DODGEs are still face down.
+        if !guesses_due.is_empty() {
+            seen.guesses_asked += 1;
+            let asked: Vec<(String, u8)> = known
+                .melee_waiting(Stage::Guessing)
+                .into_iter()
+                .filter(|(_, side)| *side == s)
+                .collect();
+            assert_eq!(
+                asked, guesses_due,
+                "{name}: side {s}'s game does not ask the dodge guesses the real one waits for"
+            );
+        }
         if held.is_empty() {
             seen.known_whole += 1;
             assert_eq!(
@@ -108,19 +160,79 @@ fn check_known_games(game: &mut Game, n: u8, name: &str, seen: &mut Seen) {
         }
         seen.known_held += 1;
         assert!(
-            known.record().orders.len() + held.len() <= orders,
+            known.record().orders.len() + secret.len() <= orders,
             "{name}: side {s}'s game holds an order kept from it"
         );
         for other in (0..n).filter(|&o| o != s) {
             let theirs = known.view(Seat::Side(other)).own;
-            for f in &held_figures {
+            for (f, kind) in &held_figures {
                 assert!(
-                    !theirs.iter().any(|x| figure_of(x) == f),
+                    !theirs
+                        .iter()
+                        .any(|x| figure_of(x) == f && secret_kind(x) == *kind),
                     "{name}: side {s}'s game holds {f}'s face-down choice: {theirs:?}"
                 );
             }
+            // A faced play is there as masked: where the mask differs from the play, the
+            // side's game shows the mask's cards, never the play's.
+            for (p, masked, differs) in &faced {
+                let figure = faced_figure(masked);
+                let whole = cards_of(&real_views[other as usize].own, &figure);
+                let mine = cards_of(&theirs, &figure);
+                if whole.is_none() {
+                    continue; // another side's figure
+                }
+                assert!(
+                    mine.is_some(),
+                    "{name}: side {s}'s game lacks faced order {p}"
+                );
+                if *differs {
+                    seen.masked += 1;
+                    assert_ne!(
+                        mine.as_ref(),
+                        whole.as_ref(),
+                        "{name}: side {s}'s game holds the DODGE of order {p} unmasked"
+                    );
+                }
+            }
         }
     }
+}
+
+/// The kind of secret a view holds: cards, a guess, charge orders, an answer.
+fn secret_kind(secret: &Secret) -> usize {
+    match secret {
+        Secret::Cards { .. } => 0,
+        Secret::Guess { .. } => 1,
+        Secret::Charge { .. } => 2,
+        Secret::Answer { .. } => 3,
+    }
+}
+
+/// The kind of secret a face-down order leaves in its side's view ([`secret_kind`]).
+fn order_kind(order: &Order) -> usize {
+    match order {
+        Order::GuessDodge { .. } => 1,
+        Order::DeclareCharge { .. } | Order::NoCharge { .. } => 2,
+        Order::AnswerCharge { .. } => 3,
+        _ => 0,
+    }
+}
+
+/// The figure a faced play (cards, or a pass) speaks for.
+fn faced_figure(order: &Order) -> String {
+    match order {
+        Order::PlayCards { unit, .. } | Order::Pass { unit } => unit.clone(),
+        o => panic!("only a round's plays are faced: {o}"),
+    }
+}
+
+/// The cards of `figure` among a seat's own secrets.
+fn cards_of(own: &[Secret], figure: &str) -> Option<Vec<String>> {
+    own.iter().find_map(|x| match x {
+        Secret::Cards { figure: f, cards } if f == figure => Some(cards.clone()),
+        _ => None,
+    })
 }
 
 fn check_level(level: &Level, name: &str) -> Seen {
@@ -162,12 +274,7 @@ fn check_level(level: &Level, name: &str) -> Seen {
                     continue;
                 }
                 for secret in &other.own {
-                    seen.kinds[match secret {
-                        Secret::Cards { .. } => 0,
-                        Secret::Guess { .. } => 1,
-                        Secret::Charge { .. } => 2,
-                        Secret::Answer { .. } => 3,
-                    }] += 1;
+                    seen.kinds[secret_kind(secret)] += 1;
                     let mine = v.own.iter().any(|s| s == secret);
                     assert!(
                         !mine,
@@ -240,6 +347,8 @@ fn no_view_holds_another_sides_face_down_choices_or_the_seed_on_any_level() {
         total.swaps += seen.swaps;
         total.known_held += seen.known_held;
         total.known_whole += seen.known_whole;
+        total.guesses_asked += seen.guesses_asked;
+        total.masked += seen.masked;
     }
     // The games must have put the views to the test: face-down cards and charge orders were
     // held while other seats looked, and choices were played the other way.
@@ -250,6 +359,13 @@ fn no_view_holds_another_sides_face_down_choices_or_the_seed_on_any_level() {
         "the sides' own games were looked at {} times with an order kept from them, {} without",
         total.known_held,
         total.known_whole
+    );
+    // Dodge guesses were asked, and some DODGE was masked to another way than the one chosen.
+    assert!(
+        total.guesses_asked > 0 && total.masked > 0,
+        "dodge guesses asked {} times, DODGEs masked to another way {} times",
+        total.guesses_asked,
+        total.masked
     );
     assert!(
         total.swaps >= 13,

@@ -20,10 +20,12 @@ use crate::rules::melee::tables::{Tables, tables};
 use crate::rules::melee::{Event, attack, flow, resolve};
 use bevy::prelude::*;
 
+mod faced;
 mod kept;
 mod player;
 mod rounds;
 
+pub(crate) use faced::{faced_but_dodges, unmask};
 pub use kept::{KeptFight, build_fight, kept_fight, read_fight};
 
 pub use player::{calm_berserk, check_berserk_carry, check_can_act, stand_up};
