@@ -104,6 +104,27 @@ impl Game {
         }
     }
 
+    /// `order`, a card play about to be given or just given in the round now being chosen,
+    /// as another side may see it once the round waits for its dodge guesses: each DODGE's
+    /// way masked (D7; see [`Shown::Faced`]); with the enemies that will have to guess it.
+    /// `None` when it has no DODGE, or nobody will guess it: then it is shown whole. Play by
+    /// email opens such a play in two steps with these.
+    pub fn faced_play(&self, order: &Order) -> Option<(Order, Vec<String>)> {
+        let unit = match order {
+            Order::PlayCards { unit, melee, .. }
+                if melee
+                    .iter()
+                    .any(|m| matches!(m, crate::rules::melee::cards::MeleeCard::Dodge(_))) =>
+            {
+                unit
+            }
+            _ => return None,
+        };
+        let world = self.app.world();
+        let guessers = super::melee::dodge_guessers(world, unit);
+        (!guessers.is_empty()).then(|| (super::melee::faced_but_dodges(world, order), guessers))
+    }
+
     /// Puts `now`, the whole of a card play this game was given masked as `was` (see
     /// [`Shown::Faced`]), in its place, in the game and in its record. False when it cannot
     /// (the round is no longer waiting for its guesses): the game must be rebuilt with it.

@@ -6,6 +6,7 @@
 use warhorse::ai::{AiLevel, next_order, set_level, waits_for};
 use warhorse::level::Level;
 use warhorse::net::pbem::{Entry, Pbem, PbemError, Status, TurnFile, parse_file};
+use warhorse::rules::melee::cards::{Card, MeleeCard};
 use warhorse::sim::Game;
 use warhorse::sim::order::Order;
 
@@ -16,6 +17,12 @@ const MAX_FILES: usize = 4000;
 /// Gives `p`'s orders, chosen by the computer from `p`'s own game, until the game waits for
 /// the other player; returns how many were given.
 fn give_orders(p: &mut Pbem, strength: AiLevel) -> usize {
+    give_orders_dodging(p, strength, false)
+}
+
+/// [`give_orders`]; with `dodge`, a figure that may play a DODGE plays it instead of the
+/// computer's choice.
+fn give_orders_dodging(p: &mut Pbem, strength: AiLevel, dodge: bool) -> usize {
     let mut given = 0;
     for _ in 0..2000 {
         if p.status() != Status::YourOrders {
@@ -30,6 +37,14 @@ fn give_orders(p: &mut Pbem, strength: AiLevel) -> usize {
         let Some(order) = next_order(g, side) else {
             break;
         };
+        if dodge
+            && let Order::PlayCards { unit, .. } = &order
+            && let Some(d) = dodge_of(g, unit)
+            && p.order(&d).is_ok()
+        {
+            given += 1;
+            continue;
+        }
         match p.order(&order) {
             Ok(()) => given += 1,
             Err(PbemError::DiceNotAgreed { .. }) => break,
@@ -39,6 +54,19 @@ fn give_orders(p: &mut Pbem, strength: AiLevel) -> usize {
     given
 }
 
+/// A DODGE that `unit` may play now, as its play.
+fn dodge_of(g: &mut Game, unit: &str) -> Option<Order> {
+    g.hand(unit).into_iter().find_map(|c| match c.card {
+        Card::Melee(m @ MeleeCard::Dodge(_)) if c.verdict.is_ok() => Some(Order::PlayCards {
+            unit: unit.to_string(),
+            tac: None,
+            tac_target: None,
+            melee: vec![m],
+        }),
+        _ => None,
+    })
+}
+
 /// A file through its text, as it travels.
 fn mailed(f: &TurnFile) -> TurnFile {
     parse_file(&f.to_text()).expect("a file reads back")
@@ -46,6 +74,17 @@ fn mailed(f: &TurnFile) -> TurnFile {
 
 /// Plays `level` by email to its end (or `turns`); returns both players and every file.
 fn play(level: &Level, turns: u32) -> (Pbem, Pbem, Vec<TurnFile>) {
+    play_at(level, turns, AiLevel::Table, false)
+}
+
+/// [`play`], the computer at `strength` on both sides; with `dodge`, every figure that may
+/// play a DODGE plays it.
+fn play_at(
+    level: &Level,
+    turns: u32,
+    strength: AiLevel,
+    dodge: bool,
+) -> (Pbem, Pbem, Vec<TurnFile>) {
     let (mut a, first) = Pbem::begin(level, 0).expect("a game begins");
     let (mut b, _) = Pbem::answer(&mailed(&first)).expect("the first file is answered");
     let mut files = vec![first];
@@ -56,7 +95,7 @@ fn play(level: &Level, turns: u32) -> (Pbem, Pbem, Vec<TurnFile>) {
             (&mut b, &mut a)
         };
         let over = matches!(writer.status(), Status::Over(_));
-        give_orders(writer, AiLevel::Table);
+        give_orders_dodging(writer, strength, dodge);
         let f = writer.write().expect("a file is written");
         reader.read(&mailed(&f)).expect("the other player reads it");
         files.push(f);
@@ -319,4 +358,62 @@ fn pbem_a_turn_begun_before_its_seed_is_agreed_is_named_and_the_seeds_roll_each_
     };
     assert!(!rolls(&a).is_empty(), "turn 2 rolls for initiative");
     assert_ne!(rolls(&a), rolls(&b), "turn 2 rolls from its own seed");
+}
+
+#[test]
+fn pbem_a_dodge_is_shown_masked_until_its_guessers_have_sealed_their_guesses() {
+    // D7: "the DODGE cards stay face down until the guesses are in". By email a sealed play
+    // with a DODGE someone must guess is shown first with its way masked, so the guesser's
+    // game reaches the guesses; the play is opened whole only after the guesses are sealed.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/realms_ambush.ron");
+    let level = warhorse::level::load_level_file(&path).expect("the level loads");
+    let (mut a, mut b, files) = play_at(&level, 40, AiLevel::Commander, true);
+    assert_eq!(
+        a.public_record().map(|r| r.orders.len()),
+        b.public_record().map(|r| r.orders.len()),
+        "both players agree on the record"
+    );
+    let _ = (a.game_mut(), b.game_mut());
+    let mut shown = 0;
+    for (k, f) in files.iter().enumerate() {
+        for fp in &f.faced {
+            shown += 1;
+            // Opened whole in a later file, by the same player, as the masked play with its
+            // ways filled in; guesses of the other player were sealed in between.
+            let (at, whole) = files
+                .iter()
+                .enumerate()
+                .skip(k + 1)
+                .find_map(|(j, g)| {
+                    g.opened
+                        .iter()
+                        .find(|o| o.slot == fp.slot)
+                        .map(|o| (j, o.order.clone()))
+                })
+                .expect("a masked play is opened later");
+            assert_eq!(files[at].from, f.from);
+            let guessed = files[k + 1..at].iter().any(|g| {
+                g.from != f.from
+                    && g.entries.iter().any(|e| match e {
+                        Entry::Sealed { .. } => true,
+                        Entry::Order(o) => matches!(o, Order::Pass { .. }),
+                    })
+            });
+            assert!(
+                guessed,
+                "the guesses were sealed before the DODGE was opened"
+            );
+            // The whole play is nowhere in the files before it is opened.
+            let words = serde_json::to_string(&whole).expect("json");
+            if whole != fp.order {
+                for g in &files[..at] {
+                    assert!(
+                        !serde_json::to_string(g).expect("json").contains(&words),
+                        "{words} travelled before the guesses were in"
+                    );
+                }
+            }
+        }
+    }
+    assert!(shown > 0, "some DODGE was shown masked");
 }

@@ -70,6 +70,18 @@ pub struct Opening {
     pub salt: String,
 }
 
+/// A sealed card play shown before it is opened, each DODGE's way masked (D7): the round
+/// waits for the other player's dodge guesses, which need every other card faced and the
+/// DODGEs still face down. The play itself is opened once those guesses are sealed; it must
+/// then be this one with the DODGEs' ways filled in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FacedPlay {
+    /// Its place in the record.
+    pub slot: usize,
+    /// The play, its DODGEs masked.
+    pub order: Order,
+}
+
 /// A step in agreeing the dice of a turn: each player gives a random value, one commits to
 /// it before the other shows theirs, so neither chooses the dice (see [`super::dice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,6 +127,9 @@ pub struct TurnFile {
     pub entries: Vec<Entry>,
     /// The sender's sealed orders of earlier files, opened now.
     pub opened: Vec<Opening>,
+    /// The sender's sealed card plays of earlier files shown now with their DODGEs masked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faced: Vec<FacedPlay>,
     /// The sender's steps in agreeing the dice.
     pub dice: Vec<DiceWord>,
     /// How many orders of the record every player can read once this file is read: the

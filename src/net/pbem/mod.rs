@@ -8,7 +8,7 @@
 //! - **Face-down choices are sealed** (D2, D7, D9, C1, C5): a file carries a salted BLAKE3
 //!   commitment to the order, and the order itself in a later file, once the other player is
 //!   bound to its own choices of that round. An opened order that is not the one committed
-//!   to is refused.
+//!   to is refused. A DODGE someone must guess is shown masked first ([`faced`], D7).
 //! - **The dice are made by both players** ([`dice`]): each turn's seed hashes a random value
 //!   of each, committed before the other's is seen, so neither can choose a roll, and playing
 //!   the game again at home gives the same rolls.
@@ -17,15 +17,20 @@
 //!
 //! A player's own side of this (its salts, its dice values, its orders not yet sent) is kept
 //! in a state file that only it reads ([`Pbem::save`]).
+//!
+//! Why one long file: reading, writing and giving an order share one book and one built game,
+//! whose invariants (which places are sealed, which are played) every step keeps together;
+//! the parts that stand alone (the file, the dice, the errors, the masked DODGEs) are apart.
 
 mod dice;
 mod error;
+mod faced;
 pub mod file;
 #[cfg(test)]
 mod tests;
 
 pub use error::PbemError;
-pub use file::{Entry, Opening, Start, TurnFile};
+pub use file::{Entry, FacedPlay, Opening, Start, TurnFile};
 
 use crate::level::Level;
 use crate::sim::Game;
@@ -60,6 +65,10 @@ struct Slot {
     order: Option<Order>,
     /// Every player can read it: given openly, or opened.
     public: bool,
+    /// A sealed card play shown with its DODGEs masked and not opened yet (`faced.rs`): the
+    /// other player's is `order`, masked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    faced: bool,
 }
 
 /// Everything one player keeps of a game by email: the files' hashes, the record as far as it
@@ -87,6 +96,10 @@ struct Book {
     /// player's orders then stood and which of its figures the round waited for. The order
     /// is opened once each of those has chosen ([`Book::openable`]).
     opening: BTreeMap<usize, (usize, Vec<String>)>,
+    /// This player's sealed plays with a DODGE someone must guess, by place in the record:
+    /// shown masked before they are opened (`faced.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    masks: BTreeMap<usize, faced::Mask>,
     /// The dice.
     dice: DiceBook,
 }
@@ -269,15 +282,18 @@ impl Book {
                     sealed: None,
                     order: Some(o.clone()),
                     public: true,
+                    faced: false,
                 },
                 Entry::Sealed { unit, commitment } => Slot {
                     by: them,
                     sealed: Some((unit.clone(), commitment.clone())),
                     order: None,
                     public: false,
+                    faced: false,
                 },
             });
         }
+        self.take_faced(&f.faced)?;
         for op in &f.opened {
             let order_no = op.slot + 1;
             let slot = self
@@ -288,13 +304,16 @@ impl Book {
             let Some((unit, c)) = &slot.sealed else {
                 return Err(PbemError::NothingSealed { order_no });
             };
+            let shown = slot.order.as_ref().filter(|_| slot.faced);
             if *c != commitment(&self.game, op.slot, &op.order, &op.salt)
                 || face_down_unit(&op.order) != Some(unit.as_str())
+                || shown.is_some_and(|m| !faced::same_but_dodges(m, &op.order))
             {
                 return Err(PbemError::ChangedCommitment { order_no });
             }
             slot.order = Some(op.order.clone());
             slot.public = true;
+            slot.faced = false;
         }
         self.dice.read(&f.dice)
     }
@@ -397,6 +416,7 @@ impl Pbem {
                 salts: BTreeMap::new(),
                 pending: Vec::new(),
                 opening: BTreeMap::new(),
+                masks: BTreeMap::new(),
             },
             level,
             game: Built::none(),
@@ -438,8 +458,13 @@ impl Pbem {
         b.take(f)?;
         b.files.push(f.hash.clone());
         let before: Vec<LogEntry> = self.game().map(|g| g.log().to_vec()).unwrap_or_default();
+        // A play opened whole that the game has played masked is played again.
+        let unmasked = f
+            .opened
+            .iter()
+            .any(|o| self.book.record.get(o.slot).is_some_and(|s| s.faced));
         // In record order so far, the game goes on from where it is; else it is rebuilt.
-        let mut built = if self.game.game.is_some() && !self.game.blocked {
+        let mut built = if self.game.game.is_some() && !self.game.blocked && !unmasked {
             let from = self.book.record.len();
             let mut built = std::mem::replace(&mut self.game, Built::none());
             built.extend(&b, from).map(|()| built)
@@ -503,6 +528,7 @@ impl Pbem {
         let face_down = face_down_unit(order).is_some();
         let before = (in_order && face_down).then(|| g.state_hash());
         let waits_on = face_down.then(|| self.book.their_awaited(g));
+        let mask = g.faced_play(order);
         g.order(order)
             .map_err(|r| PbemError::Refused(r.to_string()))?;
         if let Some(h) = before {
@@ -519,6 +545,14 @@ impl Pbem {
         if let Some(turn) = g.missing_turn_seed() {
             self.game = self.book.build(&self.level)?;
             return Err(PbemError::DiceNotAgreed { turn });
+        }
+        if let Some((order, guessers)) = mask {
+            let m = faced::Mask {
+                order,
+                guessers,
+                shown_from: None,
+            };
+            self.book.masks.insert(at, m);
         }
         self.book.pending.push(order.clone());
         Ok(())
@@ -563,13 +597,32 @@ impl Pbem {
                 public: sealed.is_none(),
                 sealed,
                 order: Some(o),
+                faced: false,
             });
         }
         let mut opened = Vec::new();
+        let mut faced = Vec::new();
         for slot in 0..b.record.len() {
             let s = &b.record[slot];
             if s.by != me || s.public || !b.openable(slot) {
                 continue;
+            }
+            // A DODGE someone must guess: shown masked first, opened once they have guessed.
+            if let Some(m) = b.masks.get(&slot) {
+                if m.shown_from.is_none() {
+                    faced.push(FacedPlay {
+                        slot,
+                        order: m.order.clone(),
+                    });
+                    let from = b.record.len();
+                    b.masks
+                        .entry(slot)
+                        .and_modify(|m| m.shown_from = Some(from));
+                    continue;
+                }
+                if !b.guessed(slot, m) {
+                    continue;
+                }
             }
             let (Some(order), Some(salt)) = (&s.order, b.salts.get(&slot)) else {
                 continue;
@@ -580,6 +633,7 @@ impl Pbem {
                 salt: salt.clone(),
             });
             b.record[slot].public = true;
+            b.masks.remove(&slot);
         }
         let dice = b.dice.words(turn..=turn + DICE_AHEAD);
         // The orders are in the game already; only the dice may have grown.
@@ -600,6 +654,7 @@ impl Pbem {
             start: (seq == 1).then(|| b.start.clone()),
             entries,
             opened,
+            faced,
             dice,
             public_orders: public,
             state,

@@ -91,6 +91,7 @@ fn a_file_whose_contents_change_no_longer_matches_its_hash() {
         start: None,
         entries: vec![Entry::Order(Order::EndSide)],
         opened: Vec::new(),
+        faced: Vec::new(),
         dice: Vec::new(),
         public_orders: 1,
         state: "s".into(),
