@@ -5,6 +5,7 @@ mod cavalry;
 mod chance_steps;
 mod clear_words;
 mod e2e;
+mod east_west;
 mod fidelity;
 mod fire;
 mod happenings;

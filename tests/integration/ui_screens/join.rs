@@ -2,8 +2,9 @@
 //! loopback address: a wrong code is answered on the join form in words; two windows join
 //! the two sides, each plays its own side's orders through its replica of the game, the
 //! battle ends on both with the host's board; and when the host goes away each window is
-//! back on the start screen saying so, the code kept to join again. Every loop is bounded by
-//! a deadline.
+//! back on the start screen saying so, the code kept to join again; a window whose side owes a
+//! dodge guess is asked it on its card table while the DODGE is still face down at the host.
+//! Every loop is bounded by a deadline.
 
 use super::*;
 use std::time::{Duration, Instant};
@@ -62,6 +63,41 @@ fn pump_until(
     }
 }
 
+/// Gives `o`, the host's order `i` to come, from the window of `side` (as its screens do: to
+/// its replica, which sends it to the host), and pumps until the host has taken it.
+fn give(server: &mut NetServer, mut windows: [&mut App; 2], side: u8, i: usize, o: &Order) {
+    GameHost::get(windows[side as usize].world_mut())
+        .expect("a game")
+        .order(o)
+        .expect("a replica takes every order, for the host");
+    let start = Instant::now();
+    while server.host().game().record().orders.len() < i + 1 {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "order {} ({o}) never landed",
+            i + 1
+        );
+        server.pump();
+        for w in windows.iter_mut() {
+            w.update();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Joins `windows` to the game of `code` for sides 0 and 1, and pumps until both play.
+fn seat_both(server: &mut NetServer, code: &str, windows: [&mut App; 2]) {
+    let [red, blue] = windows;
+    join(red, code, SeatWish::Side(0), "Ann");
+    join(blue, code, SeatWish::Side(1), "Bo");
+    pump_until(
+        &mut Some(server),
+        &mut [red, blue],
+        "both windows in the game",
+        |a| a.iter_mut().all(|a| playing(a)),
+    );
+}
+
 fn playing(app: &mut App) -> bool {
     *app.world().resource::<State<Screen>>().get() == Screen::Playing
         && GameHost::get(app.world_mut()).is_some_and(|g| g.is_replica())
@@ -108,14 +144,7 @@ fn a_window_joins_plays_its_side_through_its_replica_and_hears_the_host_go() {
         Screen::Start
     );
 
-    join(&mut red, &code, SeatWish::Side(0), "Ann");
-    join(&mut blue, &code, SeatWish::Side(1), "Bo");
-    pump_until(
-        &mut Some(&mut server),
-        &mut [&mut red, &mut blue],
-        "both windows in the game",
-        |a| a.iter_mut().all(|a| playing(a)),
-    );
+    seat_both(&mut server, &code, [&mut red, &mut blue]);
     assert_eq!(
         red.world().resource::<SideControls>().0,
         vec![Control::Human, Control::Ai],
@@ -134,29 +163,7 @@ fn a_window_joins_plays_its_side_through_its_replica_and_hears_the_host_go() {
             .game_mut()
             .side_of_order(o)
             .expect("every order is some side's");
-        let app = if side == 0 { &mut red } else { &mut blue };
-        GameHost::get(app.world_mut())
-            .expect("a game")
-            .order(o)
-            .expect("a replica takes every order, for the host");
-        pump_until(
-            &mut Some(&mut server),
-            &mut [&mut red, &mut blue],
-            "the host to take the order",
-            |_| true,
-        );
-        let start = Instant::now();
-        while server.host().game().record().orders.len() < i + 1 {
-            assert!(
-                start.elapsed() < PATIENCE,
-                "order {} ({o}) never landed",
-                i + 1
-            );
-            server.pump();
-            red.update();
-            blue.update();
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        give(&mut server, [&mut red, &mut blue], side, i, o);
     }
     let host_board = server.host_mut().game_mut().state_hash();
     pump_until(
@@ -274,5 +281,61 @@ fn host_asks_for_a_level_that_loads_and_never_for_the_seed() {
             assert!(level_file.is_some_and(|f| f.ends_with("charge.ron")));
         }
         other => panic!("Host is offered for a level file: {other:?}"),
+    }
+}
+
+#[test]
+fn a_joined_window_is_asked_its_dodge_guesses_on_its_card_table() {
+    // Issue 30, D7: when a round waits for a dodge guess from this window's side, its card
+    // table asks it, though the DODGE is still face down at the host.
+    let level = load_level_file(Path::new("levels/realms_ambush.ron")).expect("the level");
+    let strengths = [AiLevel::Commander, AiLevel::Commander];
+    let found = (0..8).find_map(|seed| {
+        let (_, local) = play_game(&level, seed, 6, &strengths, None);
+        let orders = local.record().orders.clone();
+        let at = orders
+            .iter()
+            .position(|o| matches!(o, Order::GuessDodge { .. }))?;
+        Some((seed, orders, at))
+    });
+    let (seed, orders, at) = found.expect("a game of the commanders with a dodge guess");
+    let host = Host::new(Game::new(&level, seed), JoinCode::fresh_secret());
+    let mut server =
+        NetServer::listen(host, "127.0.0.1:0".parse().unwrap(), None).expect("a loopback host");
+    let code = server.code().to_string();
+    let mut red = window("guess-red");
+    let mut blue = window("guess-blue");
+    seat_both(&mut server, &code, [&mut red, &mut blue]);
+    for (i, o) in orders.iter().enumerate().take(at + 1) {
+        let side = server
+            .host_mut()
+            .game_mut()
+            .side_of_order(o)
+            .expect("every order is some side's");
+        if i == at {
+            // The guesser's window shows the question before it answers.
+            let Order::GuessDodge { unit, target, .. } = o else {
+                unreachable!("the order found is a guess")
+            };
+            let app = if side == 0 { &mut red } else { &mut blue };
+            let asked = |a: &App| {
+                a.world()
+                    .resource::<ScreenView>()
+                    .cards
+                    .as_ref()
+                    .is_some_and(|c| {
+                        c.guesses
+                            .iter()
+                            .any(|g| g.guesser == *unit && g.dodger == *target)
+                    })
+            };
+            pump_until(
+                &mut Some(&mut server),
+                &mut [app],
+                "the window's card table to ask the guess",
+                |a| asked(a[0]),
+            );
+        }
+        give(&mut server, [&mut red, &mut blue], side, i, o);
     }
 }
