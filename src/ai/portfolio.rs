@@ -82,14 +82,7 @@ pub struct Portfolio {
 /// half-moves and charge declarations are delegated, and only at the strongest level
 /// ([`AiLevel::Foresight`]) while the side's leader commands it.
 pub fn delegate(game: &mut Game, side: u8, level: AiLevel) -> Option<Option<Order>> {
-    if level != AiLevel::Foresight {
-        return None;
-    }
-    let phase = game.phase();
-    let declaring = phase == Phase::ChargeDeclaration
-        && crate::sim::side_asks::charge_stage(game.app.world())
-            == Some(crate::sim::charge::Stage::Declaring);
-    if !(phase.is_half_move() || declaring) || !commanded(game, side) {
+    if !delegating(game, side, level) {
         return None;
     }
     let way = way_for(game, side)?;
@@ -109,6 +102,19 @@ pub fn delegate(game: &mut Game, side: u8, level: AiLevel) -> Option<Option<Orde
     Some(order)
 }
 
+/// True when a way plays `side`'s orders now: the strongest level, in a half-move or the
+/// charge declarations, while the side's leader commands it.
+fn delegating(game: &mut Game, side: u8, level: AiLevel) -> bool {
+    if level != AiLevel::Foresight {
+        return false;
+    }
+    let phase = game.phase();
+    let declaring = phase == Phase::ChargeDeclaration
+        && crate::sim::side_asks::charge_stage(game.app.world())
+            == Some(crate::sim::charge::Stage::Declaring);
+    (phase.is_half_move() || declaring) && commanded(game, side)
+}
+
 /// True while a hero or leader of `side` is in the fight (docs/rules.md, "Uncommanded
 /// troops").
 fn commanded(game: &mut Game, side: u8) -> bool {
@@ -119,22 +125,34 @@ fn commanded(game: &mut Game, side: u8) -> bool {
 
 /// The way `side` plays this turn: fixed, already chosen, or chosen now.
 fn way_for(game: &mut Game, side: u8) -> Option<Way> {
+    if let Some(w) = settled(game, side) {
+        return Some(w);
+    }
+    let way = choose(game, side);
     let turn = game.app.world().resource::<TurnState>().turn;
+    keep_choice(game, side, turn, way);
+    Some(way)
+}
+
+/// The way `side` plays this turn when it needs no choosing: fixed, or chosen already.
+fn settled(game: &Game, side: u8) -> Option<Way> {
+    let turn = game.app.world().resource::<TurnState>().turn;
+    let p = game.app.world().get_resource::<Portfolio>()?;
+    if let Some(&w) = p.fixed.get(&side) {
+        return Some(w);
+    }
+    p.chosen
+        .get(&side)
+        .filter(|(t, _)| *t == turn)
+        .map(|&(_, w)| w)
+}
+
+/// Keeps `way` as `side`'s for `turn`, and says so in the explanation of each of its units.
+fn keep_choice(game: &mut Game, side: u8, turn: u32, way: Way) {
     let world = game.app.world_mut();
     if !world.contains_resource::<Portfolio>() {
         world.insert_resource(Portfolio::default());
     }
-    let p = world.resource::<Portfolio>();
-    if let Some(&w) = p.fixed.get(&side) {
-        return Some(w);
-    }
-    if let Some(&(t, w)) = p.chosen.get(&side)
-        && t == turn
-    {
-        return Some(w);
-    }
-    let way = choose(game, side);
-    let world = game.app.world_mut();
     world
         .resource_mut::<Portfolio>()
         .chosen
@@ -164,7 +182,60 @@ fn way_for(game: &mut Game, side: u8) -> Option<Way> {
             s.led.insert(unit, turn);
         }
     }
-    Some(way)
+}
+
+/// What the strongest level reads to choose `side`'s way ([`choose`]), taken out of the game
+/// so that another thread can make the choice: a `Game` stays on its thread. The window
+/// thinks there, so that it never freezes while the computer weighs its ways (issue 31, item
+/// 5); the choice is the one [`choose`] makes on the side's own game, which this rebuilds.
+pub struct ChoiceInputs {
+    side: u8,
+    turn: u32,
+    record: crate::sim::record::Record,
+    dice: Vec<u32>,
+    seed: u64,
+}
+
+impl ChoiceInputs {
+    /// The turn the choice is for.
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// Makes the choice, on any thread: the leader's way when the side's game does not
+    /// rebuild (it always does: it is rebuilt from its own record).
+    pub fn choose(self) -> Way {
+        match Game::side_game_from(&self.record, &self.dice, self.side, self.seed) {
+            Some(mut g) => choose(&mut g, self.side),
+            None => Way::Lead,
+        }
+    }
+}
+
+/// When the strongest level must now choose how `side` plays this turn, and has not: what the
+/// choice reads ([`ChoiceInputs`]). `None` at any other strength or moment.
+pub fn choice_due(game: &mut Game, side: u8) -> Option<ChoiceInputs> {
+    let g = super::side_game(game, side);
+    let level = super::brain::level_of(g, side);
+    if !delegating(g, side, level) || settled(g, side).is_some() {
+        return None;
+    }
+    Some(ChoiceInputs {
+        side,
+        turn: g.app.world().resource::<TurnState>().turn,
+        record: g.record().clone(),
+        dice: g.dice_drawn().to_vec(),
+        seed: crate::sim::side_asks::own_seed(g.app.world(), side),
+    })
+}
+
+/// Keeps a way chosen from [`choice_due`]'s inputs as `side`'s for `turn`, as [`choose`]
+/// would have on the game itself; nothing when the game has gone on to another turn.
+pub fn take_choice(game: &mut Game, side: u8, turn: u32, way: Way) {
+    let g = super::side_game(game, side);
+    if g.app.world().resource::<TurnState>().turn == turn {
+        keep_choice(g, side, turn, way);
+    }
 }
 
 /// The last way chosen for `side` at the strongest level, and the turn it was chosen for.

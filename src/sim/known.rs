@@ -10,6 +10,7 @@
 //! elsewhere (the same), and a position set by hand in a test, which no record rebuilds.
 
 use super::follow::{Follower, SeatFeed};
+use super::record::Record;
 use super::replica::Carry;
 use super::seat::Seats;
 use super::side_asks::OwnSeed;
@@ -92,6 +93,21 @@ impl Game {
             g.app.world_mut().insert_resource(seats.cloned()?);
         }
         Some(known)
+    }
+
+    /// A side's own game rebuilt from its record and the dice it was given, with the side's
+    /// seed (see [`Game::known_to`]): the same game, made wherever it is needed — a `Game`
+    /// does not cross threads, its record and dice do. `None` when the record's level does
+    /// not load or one of its orders is refused.
+    pub fn side_game_from(record: &Record, dice: &[u32], side: u8, seed: u64) -> Option<Game> {
+        let level = record.level().ok()?;
+        let mut g = Game::replica(&level, dice);
+        g.copy = true;
+        for o in &record.orders {
+            g.order_from_host(o).ok()?;
+        }
+        g.app.world_mut().insert_resource(OwnSeed { side, seed });
+        Some(g)
     }
 
     /// The game as `side` knows it, as it was last brought up to date by

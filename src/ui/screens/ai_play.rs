@@ -79,6 +79,59 @@ pub fn ai_sides_waiting(game: &mut Game, controls: &[Control]) -> Vec<u8> {
         .collect()
 }
 
+/// The strongest level's choice of how a side plays its turn, being made on another thread
+/// ([`ai::portfolio::choice_due`]): weighing its ways takes it about a second, and the window
+/// goes on drawing and answering meanwhile (issue 31, item 5). The side gives no order until
+/// the choice is in; a choice made for a game that has since changed is dropped.
+#[derive(Resource)]
+pub struct Thinking {
+    /// The side, the turn and the game's record length the choice was asked at.
+    key: (u8, u32, usize),
+    /// Where the way chosen arrives.
+    way: std::sync::Mutex<std::sync::mpsc::Receiver<ai::portfolio::Way>>,
+}
+
+/// Where the strongest level's choice for `side` stands: `true` once it is in (or none is
+/// due), so the side may give its order; `false` while it is being made on another thread,
+/// started here when due.
+fn choice_ready(game: &mut Game, side: u8, thinking: &mut Option<Thinking>) -> bool {
+    let Some(inputs) = ai::portfolio::choice_due(game, side) else {
+        *thinking = None;
+        return true;
+    };
+    let key = (side, inputs.turn(), game.record().orders.len());
+    if let Some(t) = thinking.take_if(|t| t.key == key) {
+        let got = t.way.lock().ok().map(|rx| rx.try_recv());
+        match got {
+            Some(Ok(way)) => {
+                ai::portfolio::take_choice(game, side, key.1, way);
+                return true;
+            }
+            Some(Err(std::sync::mpsc::TryRecvError::Empty)) => {
+                *thinking = Some(t);
+                return false;
+            }
+            // The thread is gone without an answer: the choice is made here instead.
+            _ => return true,
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("warhorse-foresight".into())
+        .spawn(move || {
+            let _ = tx.send(inputs.choose());
+        });
+    if spawned.is_err() {
+        // No thread to be had: the choice is made here, as the headless game makes it.
+        return true;
+    }
+    *thinking = Some(Thinking {
+        key,
+        way: std::sync::Mutex::new(rx),
+    });
+    false
+}
+
 /// Most orders one fast-forwarded frame gives (a guard against a hang, never reached in play).
 const FAST_BUDGET: usize = 500;
 
@@ -125,6 +178,7 @@ pub fn drive_ai(world: &mut World) {
         || pace.stuck.is_some();
     let levels = world.resource::<AiLevels>().clone();
     let mut outcomes = Vec::new();
+    let mut thinking = world.remove_resource::<Thinking>();
     let acting = {
         let Some(game) = GameHost::get(world) else {
             return;
@@ -138,6 +192,9 @@ pub fn drive_ai(world: &mut World) {
                 break;
             }
             ai::set_level(game, side, levels.of(side));
+            if !choice_ready(game, side, &mut thinking) {
+                break;
+            }
             let Some(order) = ai::next_order(game, side) else {
                 break;
             };
@@ -173,6 +230,9 @@ pub fn drive_ai(world: &mut World) {
         }
         acting
     };
+    if let Some(t) = thinking {
+        world.insert_resource(t);
+    }
     if acting.is_none() {
         pace.fast = false;
     }

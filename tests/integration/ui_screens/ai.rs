@@ -248,12 +248,8 @@ fn with_the_pace_set_off_the_computer_gives_an_order_every_frame() {
         vec![AiLevel::Table, AiLevel::Table],
     );
     until_computer_acts(&mut app);
-    app.insert_resource(Settings {
-        pace: Pace::Off,
-        ..Settings::default()
-    });
     // The beat of a normal pace would allow one order in these frames, not three.
-    app.world_mut().resource_mut::<AiPace>().next_at = 0.0;
+    unpaced(&mut app);
     let before = game(&mut app).record().orders.len();
     for _ in 0..3 {
         app.update();
@@ -267,6 +263,15 @@ fn with_the_pace_set_off_the_computer_gives_an_order_every_frame() {
     );
 }
 
+/// Sets the pace off (F3): the computer gives its orders with no pause, from the next frame.
+fn unpaced(app: &mut App) {
+    app.insert_resource(Settings {
+        pace: Pace::Off,
+        ..Settings::default()
+    });
+    app.world_mut().resource_mut::<AiPace>().next_at = 0.0;
+}
+
 /// Runs frames until fast-forwarding stops (the game waits for a person, or it is over);
 /// returns how many it took. Each frame thinks for a slice of time only.
 fn fast_forward(app: &mut App) -> usize {
@@ -278,4 +283,58 @@ fn fast_forward(app: &mut App) -> usize {
         }
     }
     panic!("fast-forward never stopped");
+}
+
+#[test]
+fn the_strongest_level_weighs_its_ways_on_another_thread_and_chooses_as_the_game_does() {
+    // Issue 31, item 5: "the window never freezes while the computer thinks". The strongest
+    // level's choice of how its side plays the turn is made on another thread; the frames
+    // go on meanwhile, and the way chosen is the one the game chooses by itself.
+    use warhorse::ai::portfolio::chosen;
+    use warhorse::ui::screens::ai_play::Thinking;
+    let mut app = app_with(
+        "foresight",
+        default_level(),
+        vec![Control::Human, Control::Ai],
+        vec![AiLevel::Table, AiLevel::Foresight],
+    );
+    until_computer_acts(&mut app);
+    unpaced(&mut app);
+    let before = game(&mut app).record().clone();
+    app.update();
+    assert!(
+        app.world().contains_resource::<Thinking>(),
+        "the choice is being made on another thread"
+    );
+    assert_eq!(
+        game(&mut app).record().orders.len(),
+        before.orders.len(),
+        "no order before the choice is in"
+    );
+    let start = std::time::Instant::now();
+    let mut frames = 1;
+    while game(&mut app).record().orders.len() == before.orders.len() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(300),
+            "the choice never came"
+        );
+        app.update();
+        frames += 1;
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(
+        frames > 2,
+        "the window ran {frames} frames while the computer thought"
+    );
+    assert!(!app.world().contains_resource::<Thinking>());
+    let mut alone = warhorse::sim::Game::from_record(&before).expect("the record replays");
+    ai::set_level(&mut alone, 1, AiLevel::Foresight);
+    let _ = ai::next_order(&mut alone, 1);
+    let here = chosen(game(&mut app), 1);
+    assert!(here.is_some(), "a way was chosen");
+    assert_eq!(
+        here,
+        chosen(&alone, 1),
+        "the same way as the game chooses alone"
+    );
 }
