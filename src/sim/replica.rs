@@ -110,19 +110,7 @@ impl Game {
     /// `None` when it has no DODGE, or nobody will guess it: then it is shown whole. Play by
     /// email opens such a play in two steps with these.
     pub fn faced_play(&self, order: &Order) -> Option<(Order, Vec<String>)> {
-        let unit = match order {
-            Order::PlayCards { unit, melee, .. }
-                if melee
-                    .iter()
-                    .any(|m| matches!(m, crate::rules::melee::cards::MeleeCard::Dodge(_))) =>
-            {
-                unit
-            }
-            _ => return None,
-        };
-        let world = self.app.world();
-        let guessers = super::melee::dodge_guessers(world, unit);
-        (!guessers.is_empty()).then(|| (super::melee::faced_but_dodges(world, order), guessers))
+        super::melee::faced_play(self.app.world(), order)
     }
 
     /// Puts `now`, the whole of a card play this game was given masked as `was` (see

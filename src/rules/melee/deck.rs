@@ -411,6 +411,11 @@ pub struct Choice {
     pub forfeit: bool,
 }
 
+/// Whether a play holds a DODGE, whose way stays face down until the guesses are in (D7).
+pub fn has_dodge(melee: &[MeleeCard]) -> bool {
+    melee.iter().any(|m| matches!(m, MeleeCard::Dodge(_)))
+}
+
 impl Choice {
     /// No TAC card and no MELEE card but PASSIVE SHIELD PARRY: "standing quietly" (D7).
     pub fn is_passive(&self) -> bool {

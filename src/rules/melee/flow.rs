@@ -215,7 +215,7 @@ pub fn guessers(fight: &Fight, t: &Tables, plays: &[Option<Choice>]) -> Vec<(usi
     let mut v = Vec::new();
     for (d, c) in plays.iter().enumerate() {
         let Some(c) = c else { continue };
-        if !c.melee.iter().any(|m| matches!(m, MeleeCard::Dodge(_))) {
+        if !super::cards::has_dodge(&c.melee) {
             continue;
         }
         // Reach is at most 2 cells (D11).

@@ -22,7 +22,7 @@ pub(crate) fn faced_but_dodges(world: &World, order: &Order) -> Order {
     else {
         return order.clone();
     };
-    if !melee.iter().any(|m| matches!(m, MeleeCard::Dodge(_))) {
+    if !crate::rules::melee::cards::has_dodge(melee) {
         return order.clone();
     }
     let fight = world
@@ -103,6 +103,19 @@ pub(crate) fn unmask(world: &mut World, was: &Order, now: &Order) -> bool {
         }
         _ => false,
     }
+}
+
+/// `order` with its DODGEs masked ([`faced_but_dodges`]) and the enemies that will have to
+/// guess them ([`dodge_guessers`]), for a card play with a DODGE someone must guess.
+pub(crate) fn faced_play(world: &World, order: &Order) -> Option<(Order, Vec<String>)> {
+    let Order::PlayCards { unit, melee, .. } = order else {
+        return None;
+    };
+    if !crate::rules::melee::cards::has_dodge(melee) {
+        return None;
+    }
+    let guessers = dodge_guessers(world, unit);
+    (!guessers.is_empty()).then(|| (faced_but_dodges(world, order), guessers))
 }
 
 /// The enemies that will have to guess which way `unit` dodges, should it play a DODGE in

@@ -25,7 +25,7 @@ mod kept;
 mod player;
 mod rounds;
 
-pub(crate) use faced::{dodge_guessers, faced_but_dodges, unmask};
+pub(crate) use faced::{faced_but_dodges, faced_play, unmask};
 pub use kept::{KeptFight, build_fight, kept_fight, read_fight};
 
 pub use player::{calm_berserk, check_berserk_carry, check_can_act, stand_up};

@@ -392,10 +392,7 @@ pub fn check_play(
             return no("§6", format!("{} is played once a round", m.name()));
         }
     }
-    if me.is_mount()
-        && c.melee.iter().any(|m| matches!(m, MeleeCard::Dodge(_)))
-        && c.melee.len() > 1
-    {
+    if me.is_mount() && super::has_dodge(&c.melee) && c.melee.len() > 1 {
         return no(
             "§6 DODGE",
             "a horse dodges only when it is not otherwise occupied",
