@@ -202,7 +202,10 @@ impl Order {
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Order::Move { unit, steps } => write!(f, "move {unit} ({} steps)", steps.len()),
+            Order::Move { unit, steps } => {
+                let n = steps.len();
+                write!(f, "move {unit} ({n} step{})", if n == 1 { "" } else { "s" })
+            }
             Order::SetGait { unit, gait } => write!(f, "set gait of {unit} to {gait}"),
             Order::Mount { unit, horse } => write!(f, "{unit} mounts {horse}"),
             Order::Dismount { unit, to } => match to {

@@ -377,14 +377,13 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
             }
         }
         GameRequest::Undo => {
+            // Said as the order taken back reads (issue 34: not a count of orders left).
+            let last = active.game.record().orders.last().map(Order::to_string);
             let result = undo_verdict(&mut active.game)
                 .and_then(|()| active.game.undo())
                 .map(|()| {
                     active.revision += 1;
-                    format!(
-                        "Took back the last order ({} left).",
-                        active.game.record().orders.len()
-                    )
+                    format!("Took back: {}.", last.unwrap_or_default())
                 });
             OrderOutcome {
                 order: None,

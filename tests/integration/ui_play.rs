@@ -212,7 +212,14 @@ fn undo_takes_back_a_move_but_stops_at_the_dice() {
     assert_eq!(mirror_cell(&mut app, &unit), Some(target));
     act(&mut app, PlayAction::Undo);
     assert_eq!(mirror_cell(&mut app, &unit), Some(from), "undone");
-    assert!(!app.world().resource::<Feedback>().refused);
+    let fb = app.world().resource::<Feedback>().clone();
+    assert!(!fb.refused);
+    // Said as the order reads, the figure by its name: never a count of orders left.
+    let shown = view(&app).names.show(&fb.status);
+    assert!(
+        shown.starts_with("Took back: move ") && !shown.contains(" left") && !shown.contains('_'),
+        "{shown}"
+    );
 
     // Move again, end both sides' half-moves: the second initiative is rolled.
     act(&mut app, PlayAction::Select(Some(unit.clone())));

@@ -84,6 +84,7 @@ fn draw_panels(
     time: Res<Time>,
     index: Res<Mirrors>,
     settings: Option<Res<Settings>>,
+    lock: Option<Res<super::OrderLock>>,
     figures: Query<CardData, With<Mirror>>,
     mut rects: ResMut<UiRects>,
     mut actions: MessageWriter<PlayAction>,
@@ -106,7 +107,10 @@ fn draw_panels(
     );
     let mut out = Vec::new();
     let top = egui::Panel::top("turn_bar")
-        .show(&mut root, |ui| turn_bar(ui, &view, &mut out))
+        .show(&mut root, |ui| {
+            let lock = lock.as_ref().and_then(|l| l.0.as_deref());
+            turn_bar(ui, &view, lock, &mut out)
+        })
         .response
         .rect;
     let bottom = egui::Panel::bottom("log")
@@ -171,7 +175,15 @@ fn draw_panels(
     actions.write_batch(out);
 }
 
-fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
+/// The top bar: the turn, who acts, the initiative, and the two buttons a player uses most.
+/// While the computer plays the side to act, or a battle is watched again (`lock`), neither
+/// button is offered: their hover says why.
+pub(super) fn turn_bar(
+    ui: &mut egui::Ui,
+    view: &GameView,
+    lock: Option<&str>,
+    out: &mut Vec<PlayAction>,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.heading(format!("Turn {}", view.turn));
         ui.label(egui::RichText::new(view.phase.label()).strong());
@@ -201,7 +213,7 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
         ui.separator();
         let end = ui
             .add_enabled(
-                view.side_to_move.is_some(),
+                view.side_to_move.is_some() && lock.is_none(),
                 egui::Button::new(
                     if view.side_to_move.is_some() && !view.phase.is_half_move() {
                         "End side's turn to act (Enter)"
@@ -210,15 +222,21 @@ fn turn_bar(ui: &mut egui::Ui, view: &GameView, out: &mut Vec<PlayAction>) {
                     },
                 ),
             )
-            .on_disabled_hover_text(if view.over.is_some() {
-                "The battle is over."
-            } else {
-                "Nobody moves now: make the choices in the overlay."
+            .on_disabled_hover_text(match lock {
+                _ if view.over.is_some() => "The battle is over.",
+                Some(why) if view.side_to_move.is_some() => why,
+                _ => "Nobody moves now: make the choices in the overlay.",
             });
         if end.clicked() {
             out.push(PlayAction::EndSide);
         }
-        let undo = ui.add_enabled(view.can_undo, egui::Button::new("Undo (U)"));
+        let mut undo = ui.add_enabled(
+            view.can_undo && lock.is_none(),
+            egui::Button::new("Undo (U)"),
+        );
+        if let Some(why) = lock {
+            undo = undo.on_disabled_hover_text(why);
+        }
         if undo.clicked() {
             out.push(PlayAction::Undo);
         }

@@ -322,3 +322,74 @@ fn the_order_buttons_keep_their_place_when_the_preview_comes_and_goes() {
     assert!(with > 0.0);
     assert_eq!(with, without);
 }
+
+/// The actions a click on the top bar's button `label` gives, with `lock` (why the board's
+/// orders are locked, if they are).
+fn click_on_turn_bar(view: &GameView, lock: Option<&str>, label: &str) -> Vec<PlayAction> {
+    use bevy_egui::egui;
+    let ctx = egui::Context::default();
+    let size = egui::vec2(1280.0, 800.0);
+    let frame = |events: Vec<egui::Event>| egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        events,
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    let draw = |ui: &mut egui::Ui, out: &mut Vec<PlayAction>| {
+        super::panels::turn_bar(ui, view, lock, out);
+    };
+    // Where the label is painted, on a frame with no input.
+    let first = ctx.run_ui(frame(Vec::new()), |ui| draw(ui, &mut Vec::new()));
+    fn find(shape: &egui::Shape, label: &str) -> Option<egui::Pos2> {
+        match shape {
+            egui::Shape::Text(t) if t.galley.text() == label => {
+                Some(t.pos + t.galley.rect.center().to_vec2())
+            }
+            egui::Shape::Vec(v) => v.iter().find_map(|s| find(s, label)),
+            _ => None,
+        }
+    }
+    let at = first.shapes.iter().find_map(|c| find(&c.shape, label));
+    first.drop_without_applying_deltas();
+    let at = at.unwrap_or_else(|| panic!("{label:?} is on the top bar"));
+    let press = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Default::default(),
+    };
+    for events in [
+        vec![egui::Event::PointerMoved(at)],
+        vec![press(true)],
+        vec![press(false)],
+    ] {
+        ctx.run_ui(frame(events), |ui| draw(ui, &mut out))
+            .drop_without_applying_deltas();
+    }
+    out
+}
+
+#[test]
+fn the_top_bar_offers_no_end_or_undo_while_the_side_to_act_is_not_the_players() {
+    // Issue 34: "during a replay and the computer's turns the top bar still offers 'End
+    // side's half-move' and 'Undo'". They are offered to a player whose side acts.
+    let view = GameView {
+        phase: crate::sim::phase::Phase::FirstHalfMove,
+        side_names: vec!["Red".into(), "Blue".into()],
+        side_to_move: Some(1),
+        can_undo: true,
+        ..GameView::default()
+    };
+    let end = "End side's half-move (Enter)";
+    assert_eq!(
+        click_on_turn_bar(&view, None, end),
+        vec![PlayAction::EndSide]
+    );
+    assert_eq!(
+        click_on_turn_bar(&view, None, "Undo (U)"),
+        vec![PlayAction::Undo]
+    );
+    let lock = Some("Blue is played by the computer: wait, or press Space to fast-forward.");
+    assert_eq!(click_on_turn_bar(&view, lock, end), Vec::new());
+    assert_eq!(click_on_turn_bar(&view, lock, "Undo (U)"), Vec::new());
+}
