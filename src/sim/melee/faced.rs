@@ -119,9 +119,9 @@ pub(crate) fn faced_play(world: &World, order: &Order) -> Option<(Order, Vec<Str
 }
 
 /// The enemies that will have to guess which way `unit` dodges, should it play a DODGE in
-/// the round now being chosen (§6, D7): those the melee would ask, by the rule the rounds
-/// use (`flow::guessers`), less those that pass for the rest of the phase. Public: it reads
-/// the board and who passes, not anybody's cards.
+/// the round now being chosen (§6, D7): those the rounds would ask
+/// (`MeleeState::guesses_needed`). Public: it reads the board and who passes, not anybody's
+/// cards.
 pub(crate) fn dodge_guessers(world: &World, unit: &str) -> Vec<String> {
     let Some(s) = world.get_resource::<MeleeState>() else {
         return Vec::new();
@@ -132,9 +132,6 @@ pub(crate) fn dodge_guessers(world: &World, unit: &str) -> Vec<String> {
     let Some(d) = fight.index_of(unit) else {
         return Vec::new();
     };
-    if s.pass_all {
-        return Vec::new();
-    }
     let mut plays: Vec<Option<Choice>> = vec![None; fight.fighters.len()];
     plays[d] = Some(Choice {
         tac: None,
@@ -142,9 +139,8 @@ pub(crate) fn dodge_guessers(world: &World, unit: &str) -> Vec<String> {
         melee: vec![MeleeCard::Dodge(DodgeDir::ALL[0])],
         forfeit: false,
     });
-    flow::guessers(fight, tables(), &plays)
+    s.guesses_needed(&plays)
         .into_iter()
-        .filter(|&(g, _)| !s.passing.get(g).copied().unwrap_or(false))
         .map(|(g, _)| fight.fighters[g].id.clone())
         .collect()
 }

@@ -84,6 +84,22 @@ pub struct MeleeState {
 }
 
 impl MeleeState {
+    /// The (guesser, dodger) pairs the round asks to guess when `plays` are chosen (§6, D7):
+    /// every enemy that could strike a dodger (`flow::guessers`), but for figures that pass
+    /// for the rest of the phase.
+    fn guesses_needed(&self, plays: &[Option<Choice>]) -> Vec<(usize, usize)> {
+        let Some(fight) = self.fight.as_ref() else {
+            return Vec::new();
+        };
+        if self.pass_all {
+            return Vec::new();
+        }
+        flow::guessers(fight, tables(), plays)
+            .into_iter()
+            .filter(|&(g, _)| !self.passing.get(g).copied().unwrap_or(false))
+            .collect()
+    }
+
     /// The face-down DODGEs still to be guessed, as (guesser, dodger) ids (§6, D7). Public:
     /// the log asks each guesser by name before the dodges are faced.
     pub fn dodges_to_guess(&self) -> Vec<(String, String)> {

@@ -145,11 +145,7 @@ pub(super) fn progress(world: &mut World, phase: Phase) {
         }
         if s.stage == Stage::Choosing {
             let fight = s.fight.as_ref().expect("a melee in progress");
-            let need = flow::guessers(fight, t, &s.choices);
-            let need: Vec<(usize, usize)> = need
-                .into_iter()
-                .filter(|&(g, _)| !s.pass_all && !s.passing.get(g).copied().unwrap_or(false))
-                .collect();
+            let need = s.guesses_needed(&s.choices);
             if !need.is_empty() {
                 let shown = reveal_but_dodges(fight, &s.choices);
                 let pairs: Vec<(String, String)> = need
