@@ -29,6 +29,9 @@ pub struct SeatFeed {
     /// Orders of `held` given faced but for their DODGEs (D7), as given: the whole order
     /// follows once revealed, where it differs.
     pub(super) faced: BTreeMap<usize, Order>,
+    /// The game's [`super::reveal::Reveals::epoch`] when `held` was last looked at: while it
+    /// is the same, every order of `held` is still held.
+    pub(super) held_at: Option<u64>,
 }
 
 /// How much of one order of the record a seat may have now ([`crate::sim::Game::shown_to`]).

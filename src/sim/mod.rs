@@ -234,6 +234,8 @@ pub struct Game {
     /// A test changed the world by hand ([`Game::world_for_tests_mut`]): no record rebuilds
     /// this position, so the computer reads the game itself.
     hand_set: bool,
+    /// How many orders apart the record keeps a hash of the board ([`record::check_every`]).
+    check_every: usize,
 }
 
 /// One side's own game ([`Game::known_to`]), with what it has been given of the real one.
@@ -359,6 +361,7 @@ impl Game {
             copy: false,
             known: Vec::new(),
             hand_set: false,
+            check_every: record::check_every(level.figures.len()),
         };
         // The first update runs the start-up schedules and enters the first phase.
         g.app.update();
@@ -565,7 +568,7 @@ impl Game {
         self.record.orders.push(order.clone());
         let n = self.record.orders.len();
         self.reveals.accepted(self.app.world(), n - 1, face_down);
-        if !self.copy && n.is_multiple_of(record::STATE_CHECK_EVERY) {
+        if !self.copy && n.is_multiple_of(self.check_every) {
             let hash = self.state_hash();
             self.record
                 .checks
@@ -588,8 +591,10 @@ impl Game {
     /// A hash of the board, the phase and who is awaited (the public snapshot without its
     /// log, whose words may change between builds): two games alike have the same.
     pub fn state_hash(&mut self) -> String {
-        let mut s = self.snapshot();
-        s.log.clear();
+        // No log at all, not a copy of it cleared: the log grows with every order, and a
+        // hash is taken every `check_every` orders, so copying it made a long game's
+        // hashes cost the square of its length (issue 33 item 3).
+        let s = snapshot::snapshot_since(self.app.world_mut(), usize::MAX);
         let json = serde_json::to_string(&s).unwrap_or_default();
         format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
     }
@@ -597,10 +602,14 @@ impl Game {
     /// After replaying the first `n` orders of `rec`: `Some(n)` when `rec` kept the board's
     /// hash there and this game's differs.
     fn parts_from(&self, rec: &record::Record, n: usize) -> Option<usize> {
-        if !n.is_multiple_of(record::STATE_CHECK_EVERY) {
+        if !n.is_multiple_of(self.check_every) {
             return None;
         }
-        let kept = rec.checks.iter().find(|c| c.after == n)?;
+        let kept = rec
+            .checks
+            .binary_search_by_key(&n, |c| c.after)
+            .ok()
+            .and_then(|i| rec.checks.get(i))?;
         let mine = self.record.checks.last().filter(|c| c.after == n);
         (mine != Some(kept)).then_some(n)
     }

@@ -36,7 +36,7 @@ pub struct Record {
     pub ruleset: String,
     /// Orders accepted so far, in order.
     pub orders: Vec<Order>,
-    /// A hash of the board every [`STATE_CHECK_EVERY`] orders, as the game was played: a
+    /// A hash of the board every [`check_every`] orders, as the game was played: a
     /// replay (a load, an undo, another build) that parts from it says after which order
     /// (issue 30). Empty in saves written before it was kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -49,8 +49,21 @@ pub struct Record {
     pub players: Vec<Player>,
 }
 
-/// How many orders apart the record keeps a hash of the board.
+/// How many orders apart the record keeps a hash of the board, in a level of up to
+/// [`FIGURES_PER_STEP`] figures.
 pub const STATE_CHECK_EVERY: usize = 50;
+
+/// Figures a level may have for each [`STATE_CHECK_EVERY`] orders between two hashes.
+pub const FIGURES_PER_STEP: usize = 256;
+
+/// How many orders apart the record of a level of `figures` figures keeps a hash of the
+/// board: a hash reads every figure, so a large level takes them further apart (at 4096
+/// figures every 800 orders), keeping their cost per order bounded (issue 33 item 3). Always a
+/// multiple of [`STATE_CHECK_EVERY`], so a record written with hashes closer together is still
+/// checked wherever this game takes one.
+pub fn check_every(figures: usize) -> usize {
+    STATE_CHECK_EVERY * (figures / FIGURES_PER_STEP).max(1)
+}
 
 /// The board's hash after some order of the record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -131,7 +131,15 @@ impl SeatFeed {
     /// What `seat` may be given of `game` since the last call.
     pub fn next(&mut self, game: &Game, seat: Seat) -> Batch {
         let orders = &game.record().orders;
-        let places: Vec<usize> = std::mem::take(&mut self.held)
+        let epoch = game.reveals.epoch();
+        // Nothing revealed or faced since the last look: what was held is held still.
+        let held = if self.held_at == Some(epoch) {
+            Vec::new()
+        } else {
+            std::mem::take(&mut self.held)
+        };
+        self.held_at = Some(epoch);
+        let places: Vec<usize> = held
             .into_iter()
             .chain(self.next_order.min(orders.len())..orders.len())
             .collect();

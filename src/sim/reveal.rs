@@ -40,10 +40,25 @@ pub struct Reveals {
     face_down: BTreeMap<usize, (u8, Option<String>)>,
     /// Places of the orders still secret.
     open: Vec<usize>,
+    /// The gatherings they were given in: while that is only the one the game is in,
+    /// nothing is revealed, and an order is accepted without a walk of them all (a card
+    /// round of thousands of figures would cost the square of its plays).
+    open_in: BTreeSet<String>,
     /// Places of the secret orders whose cards are faced but for the DODGE directions (D7).
     faced: BTreeSet<usize>,
     /// The gathering whose choices were last faced so: the guesses given in it stay secret.
     faced_in: Option<String>,
+    /// Changes whenever a secret order is revealed or faced, to a value no other moment of
+    /// any game has had ([`Reveals::epoch`]).
+    epoch: u64,
+}
+
+/// The source of [`Reveals`]' epochs: one counter for every game, so two moments never share
+/// one, even across a game rebuilt from its record.
+static EPOCHS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn new_epoch() -> u64 {
+    EPOCHS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Reveals {
@@ -62,6 +77,7 @@ impl Reveals {
         face_down: Option<(u8, String)>,
     ) {
         if let Some((side, at)) = face_down {
+            self.open_in.insert(at.clone());
             self.face_down.insert(place, (side, Some(at)));
             self.open.push(place);
         }
@@ -69,25 +85,38 @@ impl Reveals {
             return;
         }
         let now = gathering(world);
-        let (face_down, faced) = (&mut self.face_down, &mut self.faced);
-        self.open.retain(|p| match face_down.get_mut(p) {
-            Some((_, at)) if at.as_deref() != Some(now.as_str()) => {
-                *at = None;
-                faced.remove(p);
-                false
-            }
-            Some(_) => true,
-            None => false,
-        });
+        let all_now = self.open_in.len() == 1 && self.open_in.contains(&now);
+        if !all_now {
+            self.epoch = new_epoch();
+            let (face_down, faced) = (&mut self.face_down, &mut self.faced);
+            self.open.retain(|p| match face_down.get_mut(p) {
+                Some((_, at)) if at.as_deref() != Some(now.as_str()) => {
+                    *at = None;
+                    faced.remove(p);
+                    false
+                }
+                Some(_) => true,
+                None => false,
+            });
+            self.open_in.retain(|at| *at == now);
+        }
         // The round has just begun to wait for its dodge guesses: every choice of it so far
         // is faced but its DODGEs; the guesses to come stay secret until the round is faced.
         let guessing = world
             .get_resource::<MeleeState>()
             .is_some_and(|m| m.stage == Stage::Guessing);
         if guessing && self.faced_in.as_deref() != Some(now.as_str()) {
+            self.epoch = new_epoch();
             self.faced.extend(self.open.iter().copied());
             self.faced_in = Some(now);
         }
+    }
+
+    /// A value that stays the same exactly while no secret order is revealed or faced: a
+    /// seat's feed that has looked at the orders held from it need not look again until it
+    /// changes (at thousands of figures a card round holds thousands).
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// Whether order `place`, still secret, has its cards faced but for their DODGE

@@ -100,4 +100,89 @@ impl Fight {
         });
         v
     }
+
+    /// How far a cell is from all of `i`'s enemies together ([`DistanceSum`]), for RETREAT.
+    pub fn far_from_enemies(&self, i: usize) -> DistanceSum {
+        DistanceSum::new(self, i)
+    }
+}
+
+/// The sum of [`Fight::far`] from a cell to every enemy of a retreating figure (RETREAT's
+/// second measure). On squares the squared distances are whole numbers, so the sum is worked
+/// out from the enemies' totals at once, exactly; on hexes each term is rounded as `far`
+/// rounds it, so they are added one by one. (A walk of every enemy for every cell weighed
+/// made a retreat cost the fight's size, issue 33 item 3.)
+pub struct DistanceSum {
+    enemies: Vec<Cell>,
+    /// Squares: the count, Σx, Σy and Σ(x² + y²) of the enemies' cells.
+    square: Option<[i64; 4]>,
+}
+
+impl DistanceSum {
+    fn new(fight: &Fight, i: usize) -> DistanceSum {
+        let enemies: Vec<Cell> = fight.enemies(i).map(|j| fight.fighters[j].cell).collect();
+        let square = (fight.grid() == crate::rules::grid::GridKind::Square).then(|| {
+            enemies.iter().fold([0i64; 4], |[n, sx, sy, sq], e| {
+                let (x, y) = (i64::from(e.x), i64::from(e.y));
+                [n + 1, sx + x, sy + y, sq + x * x + y * y]
+            })
+        });
+        DistanceSum { enemies, square }
+    }
+
+    /// The sum from `c`, exactly as the enemies' `far` from it added up.
+    pub fn at(&self, fight: &Fight, c: Cell) -> i64 {
+        match self.square {
+            Some([n, sx, sy, sq]) => {
+                let (x, y) = (i64::from(c.x), i64::from(c.y));
+                1000 * (n * (x * x + y * y) - 2 * (x * sx + y * sy) + sq)
+            }
+            None => self.enemies.iter().map(|&e| fight.far(c, e)).sum(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::grid::{Dir, GridKind};
+    use crate::rules::melee::testkit;
+
+    #[test]
+    fn the_sum_of_distances_to_every_enemy_is_the_same_worked_out_at_once_or_added_up() {
+        for grid in [GridKind::Square, GridKind::Hex] {
+            let r = testkit::destrier();
+            let at = [
+                (1, 1, 0),
+                (7, 2, 0),
+                (3, 5, 1),
+                (8, 6, 1),
+                (4, 3, 1),
+                (0, 6, 0),
+            ];
+            let groups = at
+                .iter()
+                .enumerate()
+                .map(|(k, &(x, y, side))| {
+                    let id = format!("f{k}");
+                    testkit::figures(&r, &id, "footman", side, Cell::new(x, y), Dir(2))
+                })
+                .collect();
+            let fight = testkit::fight(testkit::board(grid, 9, 7), groups, &[]);
+            for i in 0..fight.fighters.len() {
+                let sum = fight.far_from_enemies(i);
+                for c in fight.board.cells() {
+                    let added: i64 = fight
+                        .enemies(i)
+                        .map(|j| fight.far(c, fight.fighters[j].cell))
+                        .sum();
+                    assert_eq!(
+                        sum.at(&fight, c),
+                        added,
+                        "{grid:?}, fighter {i}, cell {c:?}"
+                    );
+                }
+            }
+        }
+    }
 }

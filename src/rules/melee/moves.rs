@@ -13,7 +13,7 @@ use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir};
 use crate::rules::mp::Mp;
 use crate::rules::ruleset::Encumbrance;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 fn no<T>(tag: &'static str, reason: impl Into<String>) -> Result<T, Ineligible> {
     Err(Ineligible {
@@ -558,12 +558,13 @@ pub fn retreat_path(fight: &Fight, i: usize, n: i32) -> Option<(Cell, Dir)> {
     let start = me.cell;
     let near = nearest(fight, i)?;
     let nc = fight.fighters[near].cell;
-    let enemies: Vec<Cell> = fight.enemies(i).map(|j| fight.fighters[j].cell).collect();
-    let score = |c: Cell| -> (i64, i64) {
-        (
-            fight.far(c, nc),
-            enemies.iter().map(|&e| fight.far(c, e)).sum::<i64>(),
-        )
+    let from_all = fight.far_from_enemies(i);
+    // Each end cell scored once: the sum reads every enemy on a hex map.
+    let mut scores: HashMap<Cell, (i64, i64)> = HashMap::new();
+    let mut score = |c: Cell| -> (i64, i64) {
+        *scores
+            .entry(c)
+            .or_insert_with(|| (fight.far(c, nc), from_all.at(fight, c)))
     };
     let budget = Mp::cells(n as i64);
     // Search states (cell, last direction) by cost; keep the fewest turns per state.
@@ -610,16 +611,19 @@ pub fn retreat_path(fight: &Fight, i: usize, n: i32) -> Option<(Cell, Dir)> {
         }
     }
     let here = score(start);
+    let ends: Vec<_> = ends
+        .into_iter()
+        .map(|e| (score(e.0), e))
+        .filter(|(s, _)| *s > here)
+        .collect();
     ends.into_iter()
-        .filter(|(c, ..)| score(*c) > here)
-        .max_by(|a, b| {
-            let (sa, sb) = (score(a.0), score(b.0));
-            sa.cmp(&sb)
+        .max_by(|(sa, a), (sb, b)| {
+            sa.cmp(sb)
                 .then(b.2.cmp(&a.2))
                 .then(b.3.cmp(&a.3))
                 .then((b.0.y, b.0.x, b.1).cmp(&(a.0.y, a.0.x, a.1)))
         })
-        .map(|(c, d, ..)| (c, d))
+        .map(|(_, (c, d, ..))| (c, d))
 }
 
 /// MOVE 1": a step, a turn or standing up. Returns what happened.
