@@ -82,6 +82,28 @@ const EARTH: [[u8; 3]; 5] = [
     [170, 176, 104],
 ];
 
+/// The ground colour of each tile (the first fill of its SVG), for pictures of a map drawn
+/// without the tiles themselves (the start screen's map picture).
+pub fn tile_base_rgb(tile: &str) -> [u8; 3] {
+    match tile {
+        "open" => [0x96, 0xba, 0x68],
+        "woods" => [0x46, 0x76, 0x38],
+        "brush" => [0x8e, 0xa0, 0x5c],
+        "marsh" => [0x70, 0x8c, 0x70],
+        "ford" => [0x84, 0xa8, 0xb2],
+        "water" => [0x48, 0x80, 0xbe],
+        "rocks" => [0x8a, 0x86, 0x7e],
+        "hills" => [0xba, 0xa6, 0x6a],
+        "road" => [0xc4, 0xae, 0x84],
+        "wall" => [0x9c, 0x92, 0x82],
+        "village" => [0xac, 0xa8, 0x8c],
+        "fields" => [0xd6, 0xc4, 0x6e],
+        "sand" => [0xe2, 0xd0, 0x98],
+        "impassable" => [0x60, 0x5c, 0x58],
+        _ => [0xf0, 0xf0, 0xf0],
+    }
+}
+
 /// The tile that draws `t`, and the tint to draw it with (white for named tiles).
 pub fn terrain_tile(t: &Terrain) -> (&'static str, Color) {
     let name = t.name.to_ascii_lowercase();
@@ -124,6 +146,18 @@ mod tests {
             cover: false,
             blocks_sight: false,
             obstacle: None,
+        }
+    }
+
+    #[test]
+    fn each_tiles_picture_colour_is_the_first_fill_of_its_svg() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/art/terrain");
+        for tile in TILES {
+            let svg = std::fs::read_to_string(dir.join(format!("{tile}.tile.svg"))).unwrap();
+            let at = svg.find("fill=\"#").expect("a fill") + 7;
+            let hex = &svg[at..at + 6];
+            let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+            assert_eq!(tile_base_rgb(tile), [byte(0), byte(2), byte(4)], "{tile}");
         }
     }
 

@@ -26,6 +26,7 @@ pub mod host;
 pub mod hosting;
 pub mod join;
 pub mod keys;
+pub mod map_picture;
 pub mod melee_cards;
 pub mod menu;
 pub mod replay;

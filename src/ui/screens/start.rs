@@ -239,45 +239,62 @@ fn details(
     let mut action = None;
     if let Some(Ok(level)) = form.levels.get(form.selected).map(|e| &e.level) {
         let f = &level.file;
-        ui.heading(&f.name);
-        if !f.description.is_empty() {
-            ui.label(&f.description);
-        }
-        ui.label(
-            egui::RichText::new(format!(
-                "{} ruleset, {}×{} {:?} map, {} figures",
-                f.ruleset,
-                f.width,
-                f.height,
-                level.rules.grid,
-                f.figures.len()
-            ))
-            .weak(),
-        );
-        // Issue 12: what each side must do, and which side to take in a first game.
-        for side in &f.sides {
-            let goals: Vec<&str> = level
-                .victory
-                .objectives
-                .iter()
-                .filter(|o| f.sides.get(usize::from(o.side)).map(|s| &s.name) == Some(&side.name))
-                .map(|o| o.name.as_str())
-                .collect();
-            if !goals.is_empty() {
-                ui.label(format!("{}: {}.", side.name, goals.join("; ")));
-            }
-        }
-        ui.label(
-            egui::RichText::new(format!(
-                "{} turns at most.{}",
-                level.victory.turns,
-                f.suggested_side
-                    .as_ref()
-                    .map(|s| format!(" Suggested for a first game: {s}."))
-                    .unwrap_or_default()
-            ))
-            .weak(),
-        );
+        // The words on the left, the map's picture on the right, so the form below keeps
+        // its place at every window size.
+        let picture_side = (ui.available_width() * 0.36).clamp(96.0, 300.0);
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(ui.available_width() - picture_side - 12.0);
+                ui.heading(&f.name);
+                if !f.description.is_empty() {
+                    ui.label(&f.description);
+                }
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} ruleset, {}×{} {:?} map, {} figures",
+                        f.ruleset,
+                        f.width,
+                        f.height,
+                        level.rules.grid,
+                        f.figures.len()
+                    ))
+                    .weak(),
+                );
+                // Issue 12: what each side must do, and which side to take in a first game.
+                for side in &f.sides {
+                    let goals: Vec<&str> = level
+                        .victory
+                        .objectives
+                        .iter()
+                        .filter(|o| {
+                            f.sides.get(usize::from(o.side)).map(|s| &s.name) == Some(&side.name)
+                        })
+                        .map(|o| o.name.as_str())
+                        .collect();
+                    if !goals.is_empty() {
+                        ui.label(format!("{}: {}.", side.name, goals.join("; ")));
+                    }
+                }
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} turns at most.{}",
+                        level.victory.turns,
+                        f.suggested_side
+                            .as_ref()
+                            .map(|s| format!(" Suggested for a first game: {s}."))
+                            .unwrap_or_default()
+                    ))
+                    .weak(),
+                );
+            });
+            let ctx = ui.ctx().clone();
+            let rgb = |side: u8| side_colour32(&ctx, side).to_array();
+            let rgb = |side: u8| {
+                let [r, g, b, _] = rgb(side);
+                [r, g, b]
+            };
+            super::map_picture::show(ui, level, &rgb, picture_side);
+        });
         ui.add_space(10.0);
         ui.strong("Players");
         let sides: Vec<String> = f.sides.iter().map(|s| s.name.clone()).collect();
