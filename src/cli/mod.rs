@@ -304,11 +304,47 @@ pub fn no_display() -> Option<String> {
     None
 }
 
+/// The words Bevy's renderer (bevy_render 0.19) panics with when it finds no graphics
+/// adapter: no Vulkan driver, or none that works.
+const NO_GPU_PANIC: &str = "Unable to find a GPU";
+
+/// What to tell a player for a panic whose message is `message`, if it is the renderer's
+/// finding no graphics adapter: that can only be found by asking the drivers, as the renderer
+/// does when the window opens, so the window explains it instead of showing a panic.
+pub fn no_adapter_words(message: &str) -> Option<String> {
+    message.contains(NO_GPU_PANIC).then(|| {
+        "warhorse: no graphics adapter: the window draws with Vulkan, and no Vulkan driver \
+         answered (on Linux install your graphics card's driver, or Mesa's: mesa-vulkan-drivers; \
+         the commands check, reach, script, sim and tournament need none)"
+            .to_string()
+    })
+}
+
+/// Lets [`no_adapter_words`] speak for the renderer's panic, and exits with status 1; any
+/// other panic goes on to the hook there was.
+fn explain_a_missing_adapter() {
+    let before = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or_default();
+        if let Some(words) = no_adapter_words(message) {
+            eprintln!("{words}");
+            std::process::exit(1);
+        }
+        before(info);
+    }));
+}
+
 fn open_window(level: Option<PathBuf>) -> i32 {
     if let Some(why) = no_display() {
         eprintln!("warhorse: {why}");
         return 1;
     }
+    explain_a_missing_adapter();
     let Some(level) = level else {
         let exit = crate::ui::screens::run_start_screen();
         return i32::from(exit != bevy::app::AppExit::Success);

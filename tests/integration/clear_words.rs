@@ -47,6 +47,58 @@ fn with_no_display_the_window_says_so_and_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// With a display but no graphics driver (the Vulkan loader pointed at none), the renderer
+/// finds no adapter: the window says so and exits with status 1, no panic on the terminal.
+#[cfg(unix)]
+#[test]
+fn with_no_graphics_adapter_the_window_says_so_and_does_not_panic() {
+    let on_path = |p: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(p).is_file()))
+    };
+    if !on_path("xvfb-run") {
+        eprintln!("SKIPPED: xvfb-run is not installed (.ci/run installs it)");
+        return;
+    }
+    let dir = tmpdir("no-adapter");
+    let nowhere = dir.join("no-driver.json");
+    let mut child = std::process::Command::new("xvfb-run")
+        .args(["-a", env!("CARGO_BIN_EXE_warhorse")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("VK_ICD_FILENAMES", &nowhere)
+        .env("VK_DRIVER_FILES", &nowhere)
+        .env("XDG_CONFIG_HOME", &dir)
+        .env("XDG_DATA_HOME", &dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // A window that did open (a driver found after all) would never end: bounded.
+    let mut status = None;
+    for _ in 0..600 {
+        if let Some(s) = child.try_wait().expect("waits") {
+            status = Some(s);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        use std::io::Read;
+        let _ = e.read_to_string(&mut err);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = status.expect("the window ended within 60 s");
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("no graphics adapter"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn a_level_offered_as_a_save_is_named_a_level() {
     assert_eq!(read_save(Path::new(TINY)), Err(SaveError::Level));
