@@ -172,9 +172,9 @@ pub fn pass_play(fight: &Fight, t: &Tables, i: usize, tac_phase: bool) -> Choice
     if fight.fighters[i].state.posture != Posture::Standing {
         options.push(MeleeCard::Move(super::cards::MoveStep::StandUp));
     }
-    // Only enemies a blow or a kick could reach (D11: 2 cells at most; the hand's own 4, so
-    // as not to depend on it): a figure further off fails the check below anyway, and a
-    // walk of every fighter made passing cost the fight's size (issue 33 item 3).
+    // Only enemies within 4 cells, the bound the hand uses: a blow or a kick reaches 2 at
+    // most (D11), so a figure further off fails the check below anyway, and a walk of every
+    // fighter made passing cost the fight's size (issue 33 item 3).
     let mut foes: Vec<usize> = fight.enemies_within(i, 4);
     foes.sort_by(|&a, &b| fight.fighters[a].id.cmp(&fight.fighters[b].id));
     for &j in &foes {

@@ -29,8 +29,11 @@ pub fn show(ui: &mut egui::Ui, level: &Level, side_rgb: &dyn Fn(u8) -> [u8; 3], 
     if board.width <= 0 || board.height <= 0 {
         return;
     }
+    // Asked every frame: the level's text (up to megabytes at the limits) is hashed with
+    // xxh3, not SipHash, and the rest is a few bytes.
     let mut key = std::collections::hash_map::DefaultHasher::new();
-    (&level.source, &level.text).hash(&mut key);
+    level.source.hash(&mut key);
+    xxhash_rust::xxh3::xxh3_64(level.text.as_bytes()).hash(&mut key);
     for side in 0..level.file.sides.len() {
         side_rgb(side as u8).hash(&mut key);
     }

@@ -288,9 +288,8 @@ fn details(
                 );
             });
             let ctx = ui.ctx().clone();
-            let rgb = |side: u8| side_colour32(&ctx, side).to_array();
             let rgb = |side: u8| {
-                let [r, g, b, _] = rgb(side);
+                let [r, g, b, _] = side_colour32(&ctx, side).to_array();
                 [r, g, b]
             };
             super::map_picture::show(ui, level, &rgb, picture_side);
