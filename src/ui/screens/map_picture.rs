@@ -19,6 +19,9 @@ use std::hash::{Hash, Hasher};
 /// a large one is sampled down to this.
 const LONG_SIDE: usize = 384;
 
+/// The start screen's background, for the half cells a hex map's rows leave empty.
+pub const BACKGROUND: egui::Color32 = egui::Color32::from_rgb(24, 26, 30);
+
 /// Gold of the objective edges, as on the map's objective rings.
 const GOLD: [u8; 3] = [230, 190, 70];
 
@@ -93,14 +96,26 @@ impl Frame {
         Frame { cell, size, hex }
     }
 
+    /// How far right row `y` starts, in cells.
+    fn shift(&self, y: i32) -> f32 {
+        if self.hex && y % 2 == 1 { 0.5 } else { 0.0 }
+    }
+
+    /// The index of the pixel the centre of cell `c` falls in.
+    fn centre_pixel(&self, c: Cell) -> usize {
+        let [w, h] = self.size;
+        let px = (((c.x as f32 + 0.5 + self.shift(c.y)) * self.cell) as usize).min(w - 1);
+        let py = (((c.y as f32 + 0.5) * self.cell) as usize).min(h - 1);
+        py * w + px
+    }
+
     /// The cell under pixel `(px, py)` and where in it the pixel's centre falls (0..1 each
     /// way), or `None` in the half cell a hex row leaves empty.
     fn cell_at(&self, board: &Board, px: usize, py: usize) -> Option<(Cell, f32, f32)> {
         let fy = (py as f32 + 0.5) / self.cell;
         // The last row of pixels may reach past the map when it is sampled down.
         let y = (fy.floor() as i32).min(board.height - 1);
-        let shift = if self.hex && y % 2 == 1 { 0.5 } else { 0.0 };
-        let fx = (px as f32 + 0.5) / self.cell - shift;
+        let fx = (px as f32 + 0.5) / self.cell - self.shift(y);
         let x = fx.floor() as i32;
         let x = if self.hex { x } else { x.min(board.width - 1) };
         let c = Cell::new(x, y);
@@ -161,7 +176,7 @@ pub fn picture(level: &Level, side_rgb: &dyn Fn(u8) -> [u8; 3]) -> egui::ColorIm
     for py in 0..h {
         for px in 0..w {
             let Some((c, u, v)) = frame.cell_at(board, px, py) else {
-                pixels.push(egui::Color32::from_rgb(24, 26, 30));
+                pixels.push(BACKGROUND);
                 continue;
             };
             let i = board.index(c);
@@ -187,15 +202,8 @@ pub fn picture(level: &Level, side_rgb: &dyn Fn(u8) -> [u8; 3]) -> egui::ColorIm
         // Sampled down, a cell may have no pixel of its own: each figure takes the pixel
         // its cell's centre falls in, so nobody disappears from a large map.
         for f in level.figures.iter().filter(|f| board.contains(f.at)) {
-            let shift = if frame.hex && f.at.y % 2 == 1 {
-                0.5
-            } else {
-                0.0
-            };
-            let px = (((f.at.x as f32 + 0.5 + shift) * frame.cell) as usize).min(w - 1);
-            let py = (((f.at.y as f32 + 0.5) * frame.cell) as usize).min(h - 1);
             let [r, g, b] = side_rgb(f.side);
-            pixels[py * w + px] = egui::Color32::from_rgb(r, g, b);
+            pixels[frame.centre_pixel(f.at)] = egui::Color32::from_rgb(r, g, b);
         }
     }
     egui::ColorImage::new([w, h], pixels)
@@ -212,11 +220,21 @@ mod tests {
 
     /// The pixel at the centre of cell `c`.
     fn centre(level: &Level, img: &egui::ColorImage, c: Cell) -> egui::Color32 {
-        let f = Frame::of(&level.board);
-        let shift = if f.hex && c.y % 2 == 1 { 0.5 } else { 0.0 };
-        let px = ((c.x as f32 + 0.5 + shift) * f.cell) as usize;
-        let py = ((c.y as f32 + 0.5) * f.cell) as usize;
-        img.pixels[py * img.size[0] + px]
+        img.pixels[Frame::of(&level.board).centre_pixel(c)]
+    }
+
+    /// Every figure of `level` is a dot of its side's colour on its own cell.
+    fn every_figure_dotted(level: &Level, img: &egui::ColorImage) {
+        for f in &level.figures {
+            let [r, g, b] = red_blue(f.side);
+            assert_eq!(
+                centre(level, img, f.at),
+                egui::Color32::from_rgb(r, g, b),
+                "{} at {:?}",
+                f.id,
+                f.at
+            );
+        }
     }
 
     #[test]
@@ -224,31 +242,20 @@ mod tests {
         let level = default_level().expect("the default level loads");
         let img = picture(&level, &red_blue);
         assert!(img.size[0] <= LONG_SIDE && img.size[1] <= LONG_SIDE);
-        for f in &level.figures {
-            let want = red_blue(f.side);
-            assert_eq!(
-                centre(&level, &img, f.at),
-                egui::Color32::from_rgb(want[0], want[1], want[2]),
-                "{} at {:?}",
-                f.id,
-                f.at
-            );
-        }
-        // A cell nobody stands on shows its terrain's tile colour.
-        let empty = level
+        every_figure_dotted(&level, &img);
+        // A cell nobody stands on, of a named (untinted) tile, shows the tile's colour.
+        let (empty, tile) = level
             .board
             .cells()
-            .find(|c| level.figures.iter().all(|f| f.at != *c))
-            .unwrap();
-        let t = &level.board.terrains[usize::from(level.board.terrain[level.board.index(empty)])];
-        let (tile, _) = terrain_tile(t);
+            .filter(|c| level.figures.iter().all(|f| f.at != *c))
+            .map(|c| (c, terrain_tile(level.board.terrain_at(c)).0))
+            .find(|(_, tile)| *tile != "plain")
+            .expect("an empty cell of a named tile");
         let [r, g, b] = tile_base_rgb(tile);
-        if tile != "plain" {
-            assert_eq!(
-                centre(&level, &img, empty),
-                egui::Color32::from_rgb(r, g, b)
-            );
-        }
+        assert_eq!(
+            centre(&level, &img, empty),
+            egui::Color32::from_rgb(r, g, b)
+        );
     }
 
     #[test]
@@ -262,23 +269,15 @@ mod tests {
         // Row 1's first cell starts half a cell in: row 1's leftmost pixel is the background,
         // row 0's is its first cell.
         let row = |y: f32| (y * f.cell) as usize * img.size[0];
-        assert_eq!(img.pixels[row(1.5)], egui::Color32::from_rgb(24, 26, 30));
-        assert_ne!(img.pixels[row(0.5)], egui::Color32::from_rgb(24, 26, 30));
+        assert_eq!(img.pixels[row(1.5)], BACKGROUND);
+        assert_ne!(img.pixels[row(0.5)], BACKGROUND);
         // The Wardens leave by the east edge: its cells are edged in gold, a cell one in from
         // it is not.
         let gold = egui::Color32::from_rgb(GOLD[0], GOLD[1], GOLD[2]);
         let left_edge_of = |x: i32| row(0.5) + (x as f32 * f.cell) as usize;
         assert_eq!(img.pixels[left_edge_of(hex.board.width - 1)], gold);
         assert_ne!(img.pixels[left_edge_of(hex.board.width - 3)], gold);
-        for fig in &hex.figures {
-            let want = red_blue(fig.side);
-            assert_eq!(
-                centre(&hex, &img, fig.at),
-                egui::Color32::from_rgb(want[0], want[1], want[2]),
-                "{}",
-                fig.id
-            );
-        }
+        every_figure_dotted(&hex, &img);
     }
 
     #[test]

@@ -161,7 +161,7 @@ pub fn start_ui(
         .constrain(false)
         .show(ctx, |ui| {
             ui.painter()
-                .rect_filled(rect, 0.0, egui::Color32::from_rgb(24, 26, 30));
+                .rect_filled(rect, 0.0, super::map_picture::BACKGROUND);
             ui.set_min_size(rect.size());
             ui.set_max_width(rect.width());
             egui::Frame::new()
