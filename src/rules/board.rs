@@ -41,8 +41,16 @@ impl Terrain {
     }
 }
 
-/// Who, if anyone, stands in a cell, relative to nobody in particular: a side index + 1, or 0.
+/// Who, if anyone, stands in a cell, relative to nobody in particular: a side index + 1, 0,
+/// or [`SHARED`].
 pub type Occupant = u8;
+
+/// The occupant of a cell where figures of more than one side stand: a horse that crossed an
+/// enemy's stand and went down there (C4) beside the enemy it staggered. Every side finds a
+/// hostile in it (R4: passing it takes a contest; D16: its neighbours are in contact). One
+/// value whoever stands there, so the board does not depend on the order in which the
+/// figures are listed: a host and a replica that list them differently read the same board.
+pub const SHARED: Occupant = Occupant::MAX;
 
 /// The map: a rectangle of cells with a terrain id each, and the side occupying each cell.
 #[derive(Clone, Debug, PartialEq)]

@@ -345,6 +345,11 @@ pub fn roll_initiative(
         if contenders.len() == 1 {
             break contenders[0];
         }
+        // A replica asked for dice its host never rolled gets 1s, a tie every time: its game
+        // has parted from the host's (the follower rebuilds it), and the loop must end.
+        if dice.starved() {
+            break contenders[0];
+        }
         log_line(
             &mut log,
             &turn,
@@ -590,5 +595,23 @@ mod tests {
             assert_eq!(phase(&ours), phase(&bevys));
         }
         assert_eq!(seen(&ours), (3, 2));
+    }
+
+    #[test]
+    fn a_replica_given_no_dice_ends_its_initiative_instead_of_tying_for_ever() {
+        // D1: tied sides roll again. A replica asked for dice its host never rolled rolls 1s
+        // (its game has parted): every roll again tied, and the loop grew its log until the
+        // machine ran out of memory (a side's own game in a tournament, 24 GiB).
+        let level = crate::level::default_level().expect("the default level loads");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let g = crate::sim::Game::replica(&level, &[]);
+            let _ = tx.send((g.replica_dice().0, g.log().len()));
+        });
+        let (starved, lines) = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the replica is built: the initiative ends");
+        assert!(starved, "it was asked for dice it was never given");
+        assert!(lines < 100, "{lines} log lines");
     }
 }

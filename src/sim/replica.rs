@@ -219,9 +219,10 @@ impl Follower {
                 self.unsure = true;
             }
             self.last = Some(self.last.map_or(*place, |l| l.max(*place)));
-            if g.order_from_host(order).is_err() {
-                // Out of the host's order it may wait on a choice not yet here: the check
-                // plays it again in order once every order is here.
+            // Out of the host's order it may wait on a choice not yet here: the check plays it
+            // again in order once every order is here. So it does when the order asked for
+            // dice the host did not roll: this game has parted from the host's.
+            if g.order_from_host(order).is_err() || g.replica_dice().0 {
                 self.refused = true;
             }
         }

@@ -154,7 +154,10 @@ fn mount_components(rules: &Ruleset, class: &str, gait: Gait) -> impl Bundle {
 }
 
 /// Rebuilds the board's occupancy from the figures' positions: one figure (or rider and
-/// mount) per cell (D10a); in `asl` riderless horses do not count (A2).
+/// mount) per cell (D10a); in `asl` riderless horses do not count (A2). A cell where figures
+/// of two sides stand is [`crate::rules::board::SHARED`], whatever order the query lists
+/// them in (the last one listed used to win, and a side's own game, which lists its figures
+/// in another order, then refused or allowed an R4 contest the real game did not).
 pub fn sync_occupancy(world: &mut World) {
     let asl = world.resource::<Rules>().0.asl.is_some();
     let mut q = world.query::<(
@@ -178,7 +181,11 @@ pub fn sync_occupancy(world: &mut World) {
     for (c, s) in cells {
         if board.contains(c) {
             let i = board.index(c);
-            board.occupant[i] = s + 1;
+            board.occupant[i] = match board.occupant[i] {
+                0 => s + 1,
+                o if o == s + 1 => o,
+                _ => crate::rules::board::SHARED,
+            };
         }
     }
 }
@@ -217,5 +224,46 @@ pub fn find_figure(world: &mut World, id: &str) -> Option<Entity> {
 pub fn set_diag(world: &mut World, e: Entity, d: Option<Hand>) {
     if let Some(mut x) = world.get_mut::<Diagonal>(e) {
         x.0 = d;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::SHARED;
+    use crate::rules::grid::Cell;
+
+    /// The board's occupants once figures of the given sides are spawned at the given cells,
+    /// in that order.
+    fn occupants_after(figures: &[(u8, Cell)]) -> Vec<u8> {
+        let level = crate::level::default_level().expect("the default level loads");
+        let mut world = World::new();
+        world.insert_resource(Rules(std::sync::Arc::new(level.rules.clone())));
+        world.insert_resource(Map(level.board.clone()));
+        for &(side, cell) in figures {
+            world.spawn((Position(cell), SideId(side), Troop(TroopType::Foot)));
+        }
+        sync_occupancy(&mut world);
+        world.resource::<Map>().0.occupant.clone()
+    }
+
+    #[test]
+    fn a_cell_where_two_sides_stand_is_shared_whichever_is_listed_first() {
+        // R4 and D16 read the board: a host and a replica that list the same figures in
+        // another order must read the same one (a fallen horse beside the enemy it staggered,
+        // C4, had the real game contest a cell that a side's own game let its rider through).
+        let (here, there) = (Cell { x: 2, y: 3 }, Cell { x: 5, y: 1 });
+        let a = occupants_after(&[(0, here), (1, here), (1, there)]);
+        let b = occupants_after(&[(1, there), (1, here), (0, here)]);
+        assert_eq!(a, b);
+        let board = crate::level::default_level().unwrap().board;
+        assert_eq!(a[board.index(here)], SHARED);
+        assert_eq!(a[board.index(there)], 2, "one side's figure: its side + 1");
+        let same = occupants_after(&[(1, here), (1, here)]);
+        assert_eq!(
+            same[board.index(here)],
+            2,
+            "two of one side: still that side"
+        );
     }
 }

@@ -211,7 +211,7 @@ fn roll_chance(world: &mut World, id: &str, c: &PathRoll, phase: Phase) -> bool 
             mine,
             theirs,
         } => {
-            let holder = holder_at(world, cell);
+            let holder = holder_at(world, cell, id);
             let (a, b) = (rolled[0], rolled[1]);
             let text = format!(
                 "{id} contests {holder}'s cell {cell} (R4): d20 {a} + Dexterity {mine} = {}.",
@@ -233,13 +233,16 @@ fn roll_chance(world: &mut World, id: &str, c: &PathRoll, phase: Phase) -> bool 
     passed
 }
 
-/// The id of the figure standing in `cell` (a rider before its mount), for the log.
-fn holder_at(world: &mut World, cell: Cell) -> String {
-    let mut q = world.query::<(&Position, &FigureId, Option<&CarriedBy>)>();
+/// The id of the hostile standing in `cell` that `mover` contests (a rider before its mount),
+/// for the log: a cell may also hold a figure of the mover's side (see
+/// [`crate::rules::board::SHARED`]).
+fn holder_at(world: &mut World, cell: Cell, mover: &str) -> String {
+    let side = find_figure(world, mover).and_then(|e| world.get::<SideId>(e).map(|s| s.0));
+    let mut q = world.query::<(&Position, &FigureId, &SideId, Option<&CarriedBy>)>();
     let mut found: Vec<(bool, String)> = q
         .iter(world)
-        .filter(|(p, _, _)| p.0 == cell)
-        .map(|(_, f, c)| (c.is_some(), f.0.clone()))
+        .filter(|(p, _, s, _)| p.0 == cell && Some(s.0) != side)
+        .map(|(_, f, _, c)| (c.is_some(), f.0.clone()))
         .collect();
     found.sort();
     found.into_iter().next().map_or("nobody".into(), |f| f.1)
