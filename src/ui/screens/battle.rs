@@ -207,15 +207,15 @@ pub fn draw_battle(
     mut overlays: ResMut<Overlays>,
     mut actions: ResMut<ScreenActions>,
     keys: Res<ButtonInput<KeyCode>>,
+    cover: Option<Res<State<super::cover::Cover>>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if handover.screen_up() || view.key.is_none() {
         return Ok(());
     }
-    // Enter is the briefing's only while nothing covers it (a dialog, the menu): the covers
-    // are read before anything below changes them.
-    let briefing_on_top = super::cover::covering(Some(&handover), Some(&overlays), Some(&screens))
-        == Some(super::cover::Cover::Briefing);
+    // Enter is the briefing's only while nothing covers it (a dialog, the menu): the state
+    // settled before this frame, so a dialog opened below in this frame does not free it.
+    let briefing_on_top = super::cover::on_top(cover) == Some(super::cover::Cover::Briefing);
     objectives_panel(ctx, &view, &mut screens);
     if let Some(side) = screens.briefing {
         if briefing(ctx, &view, side) || (briefing_on_top && keys.just_pressed(KeyCode::Enter)) {

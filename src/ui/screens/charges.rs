@@ -538,7 +538,7 @@ pub fn draw_lines_of_sight(
 pub fn draw_charges(
     mut contexts: bevy_egui::EguiContexts,
     view: Res<ChargeView>,
-    covers: super::cover::Covers,
+    cover: Option<Res<State<super::cover::Cover>>>,
     mut picks: ResMut<ChargePicks>,
     mut actions: ResMut<super::ScreenActions>,
 ) -> Result {
@@ -546,7 +546,7 @@ pub fn draw_charges(
         return Ok(());
     };
     // Behind a briefing, the menu or a dialog: its Enter is theirs (issue 34).
-    if covers.top().is_some() {
+    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

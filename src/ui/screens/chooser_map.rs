@@ -132,7 +132,7 @@ const TURN: Color = Color::srgb(0.45, 0.85, 1.0);
 pub fn draw_chooser_marks(
     view: Res<ScreenView>,
     picks: Res<Picks>,
-    covers: super::cover::Covers,
+    cover: Option<Res<State<super::cover::Cover>>>,
     layout: Option<Res<MapLayout>>,
     time: Res<Time>,
     mirrors: Query<(&FigureId, &Position), With<Mirror>>,
@@ -142,7 +142,7 @@ pub fn draw_chooser_marks(
         return;
     };
     // Only with the card table: not behind the hand-over, a briefing, the menu or a dialog.
-    if covers.top().is_some() || overlay.hands.is_empty() {
+    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) || overlay.hands.is_empty() {
         return;
     }
     let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];

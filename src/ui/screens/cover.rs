@@ -1,22 +1,29 @@
 //! What covers the board in a game, one screen at a time (issue 29 item 4, issue 34: "a
-//! briefing is modal and first"). Each modal screen keeps its own state — the hand-over in
-//! [`Handover`], a dialog, the menu and the settings in [`Overlays`], the briefing and the end
-//! screen in [`BattleScreens`] — and [`covering`] alone says which of them is on top. The
-//! board's input, the card table, the charge orders and the fire overlay run only while
-//! nothing covers the board, so a key pressed for a briefing or a dialog means that one thing.
+//! briefing is modal and first"): the Bevy sub-state [`Cover`] of [`Screen::Playing`]. The
+//! board's input, the card table, the charge orders and the fire overlay run only in
+//! [`Cover::Board`], so a key pressed for a briefing or a dialog means that one thing.
 //!
-//! Two can be open at once (the Save dialog over the menu, the hand-over screen over a round's
-//! reveal), so this is an order of precedence, not a single Bevy `SubStates` value.
+//! Each modal screen keeps what it shows — the hand-over in [`Handover`], a dialog, the menu
+//! and the settings in [`Overlays`], the briefing and the end screen in [`BattleScreens`] —
+//! and [`settle`] alone turns that into the state, once a frame before the state transitions,
+//! by the order of precedence of [`covering`]. Two can be open at once (the Save dialog over
+//! the menu, the hand-over screen over a round's reveal): the state is the one on top, and the
+//! one beneath comes back when it closes, because it never stopped keeping what it shows.
 
+use super::Screen;
 use super::actions::Overlays;
 use super::battle::BattleScreens;
 use super::handover::Handover;
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// A screen over the board, topmost first in the order [`covering`] tries them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What is on top of the board while a game is on screen: the board itself, or the modal
+/// screen that covers it. Listed in the order [`covering`] tries them, topmost first.
+#[derive(SubStates, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[source(Screen = Screen::Playing)]
 pub enum Cover {
+    /// Nothing: the board takes the keys and the mouse.
+    #[default]
+    Board,
     /// The hot-seat hand-over screen: the next player takes the computer.
     Handover,
     /// A dialog: save, load, a round's reveal, a message.
@@ -31,46 +38,54 @@ pub enum Cover {
     End,
 }
 
-/// The screen on top of the board, if any.
+/// Adds the state and the system that settles it.
+pub fn plugin(app: &mut App) {
+    app.add_sub_state::<Cover>()
+        .add_systems(PreUpdate, settle.run_if(in_state(Screen::Playing)));
+}
+
+/// The screen on top of the board, from what each modal screen keeps.
 pub fn covering(
     handover: Option<&Handover>,
     overlays: Option<&Overlays>,
     battle: Option<&BattleScreens>,
-) -> Option<Cover> {
+) -> Cover {
     if handover.is_some_and(Handover::screen_up) {
-        Some(Cover::Handover)
+        Cover::Handover
     } else if overlays.is_some_and(|o| o.dialog.is_some()) {
-        Some(Cover::Dialog)
+        Cover::Dialog
     } else if overlays.is_some_and(|o| o.settings) {
-        Some(Cover::Settings)
+        Cover::Settings
     } else if overlays.is_some_and(|o| o.menu) {
-        Some(Cover::Menu)
+        Cover::Menu
     } else if battle.is_some_and(|b| b.briefing.is_some()) {
-        Some(Cover::Briefing)
+        Cover::Briefing
     } else if battle.is_some_and(|b| b.end) {
-        Some(Cover::End)
+        Cover::End
     } else {
-        None
+        Cover::Board
     }
 }
 
-/// [`covering`] for a system: the screens' state, read together.
-#[derive(SystemParam)]
-pub struct Covers<'w> {
-    handover: Option<Res<'w, Handover>>,
-    overlays: Option<Res<'w, Overlays>>,
-    battle: Option<Res<'w, BattleScreens>>,
+/// Sets [`Cover`] to what covers the board now. In `PreUpdate`, so the state changes in the
+/// frame's transitions, before any screen reads it: a screen opened or closed during a frame
+/// covers or frees the board from the next one, as every reader sees alike.
+pub fn settle(
+    handover: Option<Res<Handover>>,
+    overlays: Option<Res<Overlays>>,
+    battle: Option<Res<BattleScreens>>,
+    state: Option<Res<State<Cover>>>,
+    mut next: ResMut<NextState<Cover>>,
+) {
+    let top = covering(handover.as_deref(), overlays.as_deref(), battle.as_deref());
+    if state.is_none_or(|s| *s.get() != top) {
+        next.set(top);
+    }
 }
 
-impl Covers<'_> {
-    /// The screen on top of the board, if any.
-    pub fn top(&self) -> Option<Cover> {
-        covering(
-            self.handover.as_deref(),
-            self.overlays.as_deref(),
-            self.battle.as_deref(),
-        )
-    }
+/// What covers the board, for a system that draws over it: `None` with no game on screen.
+pub fn on_top(state: Option<Res<State<Cover>>>) -> Option<Cover> {
+    state.map(|s| *s.get())
 }
 
 #[cfg(test)]
@@ -87,21 +102,63 @@ mod tests {
             briefing: Some(0),
             ..default()
         };
-        assert_eq!(covering(None, Some(&o), Some(&b)), Some(Cover::Menu));
+        assert_eq!(covering(None, Some(&o), Some(&b)), Cover::Menu);
         o.dialog = Some(super::super::Dialog::Message {
             title: "t".into(),
             text: "x".into(),
         });
-        assert_eq!(covering(None, Some(&o), Some(&b)), Some(Cover::Dialog));
+        assert_eq!(covering(None, Some(&o), Some(&b)), Cover::Dialog);
         let h = Handover {
             waiting_for: Some(1),
             ..default()
         };
+        assert_eq!(covering(Some(&h), Some(&o), Some(&b)), Cover::Handover);
+        assert_eq!(covering(None, None, Some(&b)), Cover::Briefing);
         assert_eq!(
-            covering(Some(&h), Some(&o), Some(&b)),
-            Some(Cover::Handover)
+            covering(None, Some(&Overlays::default()), None),
+            Cover::Board
         );
-        assert_eq!(covering(None, None, Some(&b)), Some(Cover::Briefing));
-        assert_eq!(covering(None, Some(&Overlays::default()), None), None);
+    }
+
+    #[test]
+    fn the_state_follows_the_screens_from_the_next_frame_and_lives_only_in_a_game() {
+        use bevy::state::app::StatesPlugin;
+        let mut app = App::new();
+        app.add_plugins(StatesPlugin)
+            .init_state::<Screen>()
+            .init_resource::<Overlays>()
+            .init_resource::<Handover>()
+            .init_resource::<BattleScreens>();
+        plugin(&mut app);
+        app.update();
+        assert!(
+            app.world().get_resource::<State<Cover>>().is_none(),
+            "no game on screen: no cover"
+        );
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Playing);
+        app.update();
+        let cover = |app: &App| *app.world().resource::<State<Cover>>().get();
+        assert_eq!(cover(&app), Cover::Board);
+        app.world_mut().resource_mut::<BattleScreens>().briefing = Some(0);
+        app.world_mut().resource_mut::<Overlays>().menu = true;
+        app.update();
+        assert_eq!(cover(&app), Cover::Menu, "the menu over the briefing");
+        app.world_mut().resource_mut::<Overlays>().menu = false;
+        app.update();
+        assert_eq!(
+            cover(&app),
+            Cover::Briefing,
+            "the briefing again beneath it"
+        );
+        app.world_mut().resource_mut::<BattleScreens>().briefing = None;
+        app.update();
+        assert_eq!(cover(&app), Cover::Board);
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Start);
+        app.update();
+        assert!(app.world().get_resource::<State<Cover>>().is_none());
     }
 }

@@ -378,13 +378,13 @@ pub(super) fn plugin(app: &mut App) {
 pub fn draw_fire(
     mut contexts: bevy_egui::EguiContexts,
     mut view: ResMut<FireView>,
-    covers: super::cover::Covers,
+    cover: Option<Res<State<super::cover::Cover>>>,
     mut actions: ResMut<super::ScreenActions>,
 ) -> Result {
     let Some(o) = view.overlay.clone() else {
         return Ok(());
     };
-    if covers.top().is_some() {
+    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

@@ -198,6 +198,7 @@ pub fn plugin(app: &mut App) {
         tutorial::plugin,
     ))
     .add_plugins((
+        cover::plugin,
         art_notice::plugin,
         crate::ui::settings::screen::plugin,
         join::plugin,
@@ -217,17 +218,17 @@ pub(crate) fn draws_gizmos(app: &App) -> bool {
 pub struct MapMarks;
 
 /// Run condition for board input (selecting, ordering, camera keys): true only in a game with
-/// nothing over the board ([`cover::covering`]) and no banner announcing who acts.
+/// nothing over the board ([`cover::Cover::Board`]) and no banner announcing who acts.
 pub fn board_interactive(
     screen: Option<Res<State<Screen>>>,
-    covers: cover::Covers,
+    cover: Option<Res<State<cover::Cover>>>,
     banner: Option<Res<banner::ControlBanner>>,
     time: Option<Res<Time>>,
 ) -> bool {
     let now = time.map_or(0.0, |t| t.elapsed_secs_f64());
     screen.is_some_and(|s| *s.get() == Screen::Playing)
         && banner.is_none_or(|b| !b.holding(now))
-        && covers.top().is_none()
+        && cover::on_top(cover) == Some(cover::Cover::Board)
 }
 
 /// Opens the window on the start screen and runs until it is closed. (`warhorse --level

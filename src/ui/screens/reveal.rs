@@ -401,13 +401,13 @@ fn fight_results(ui: &mut egui::Ui, fight: &Fight) {
 /// The results on the map wait while something covers it: the reveal or another dialog, the
 /// hand-over screen, the menu.
 pub fn hold_effects(
-    covers: super::cover::Covers,
+    cover: Option<Res<State<super::cover::Cover>>>,
     hold: Option<ResMut<crate::ui::effects::EffectsHold>>,
 ) {
     if let Some(mut hold) = hold {
         use super::cover::Cover;
         let held = matches!(
-            covers.top(),
+            super::cover::on_top(cover),
             Some(Cover::Handover | Cover::Dialog | Cover::Settings | Cover::Menu)
         );
         hold.set_if_neq(crate::ui::effects::EffectsHold(held));
