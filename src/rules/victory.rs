@@ -7,6 +7,10 @@
 //! once for its side; otherwise, after the level's last turn, the larger total of victory
 //! points wins (objectives achieved, plus every enemy figure and horse removed), and equal
 //! totals are a draw.
+//!
+//! Why one long file: the conditions as a level writes them, the facts gathered each order and
+//! the judge that weighs them are one vocabulary read together; split, each part would
+//! re-export the others' types and the judge's reading would be spread over three files.
 
 use crate::rules::grid::Cell;
 use serde::{Deserialize, Serialize};

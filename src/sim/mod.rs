@@ -1,6 +1,11 @@
 //! The headless simulation: figures as entities, the turn as ordered phases (D1–D9), orders
 //! validated by the rules, one seeded RNG and the game log. The window builds on it; the
 //! command line and the tests drive it through [`Game`].
+//!
+//! Why one long file: [`Game`] is the one door into the simulation (issue 29), and every
+//! question its callers may ask of a game — orders, the log, the judge, saves, each side's
+//! view — is a method here, so the door's whole face reads in one place. What grew apart from
+//! it (replicas, the side's own game, the record) is in its own module as another `impl Game`.
 
 pub mod action_roll;
 pub mod asks;

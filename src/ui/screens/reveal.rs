@@ -44,7 +44,27 @@ pub struct Fight {
     /// The figures, by side (lowest side first).
     pub figures: Vec<Played>,
     /// The log lines of its results, with their dice.
-    pub results: Vec<String>,
+    pub results: Vec<ResultLine>,
+}
+
+/// One printed result of a round, and whether a die was rolled in it (drawn in gold): told
+/// by the log entry's roll, not by looking for the die in the words (issue 29: no screen
+/// reads the log as text).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResultLine {
+    /// The line as the log prints it, its die after it.
+    pub text: String,
+    /// A die was rolled in it.
+    pub rolled: bool,
+}
+
+impl ResultLine {
+    fn of(line: &LogEntry) -> ResultLine {
+        ResultLine {
+            text: printed(line),
+            rolled: line.roll.is_some(),
+        }
+    }
 }
 
 /// What the reveal panel shows.
@@ -64,7 +84,9 @@ impl RevealView {
         self.title = names.show(&self.title);
         self.other = self.other.iter().map(|l| names.show(l)).collect();
         for fight in &mut self.fights {
-            fight.results = fight.results.iter().map(|l| names.show(l)).collect();
+            for r in &mut fight.results {
+                r.text = names.show(&r.text);
+            }
             for p in &mut fight.figures {
                 p.name = names.name(&p.id).to_string();
                 p.cards = std::mem::take(&mut p.cards)
@@ -191,7 +213,7 @@ pub fn fights_of(
             let r = root(&mut group, i);
             fights.iter().position(|(g, _)| *g == r)
         }) {
-            Some(k) => fights[k].1.results.push(printed(line)),
+            Some(k) => fights[k].1.results.push(ResultLine::of(line)),
             None => other.push(printed(line)),
         }
     }
@@ -388,9 +410,8 @@ fn fight_cards(ui: &mut egui::Ui, fight: &Fight, width: f32, spacing: f32) {
 
 fn fight_results(ui: &mut egui::Ui, fight: &Fight) {
     for line in &fight.results {
-        let rolled = line.contains("  [");
-        let text = egui::RichText::new(line).small();
-        ui.label(if rolled {
+        let text = egui::RichText::new(&line.text).small();
+        ui.label(if line.rolled {
             text.color(egui::Color32::from_rgb(240, 205, 110))
         } else {
             text
@@ -554,9 +575,10 @@ mod tests {
         assert_eq!(reveal.title, "Card round 2");
         let results = &reveal.fights[0].results;
         assert_eq!(
-            results[0], "a strikes b: needs 55 or less; rolls 12.  [a d100: 12]",
+            results[0].text, "a strikes b: needs 55 or less; rolls 12.  [a d100: 12]",
             "the result with its die"
         );
+        assert!(results[0].rolled, "drawn as a roll");
         assert_eq!(
             printed(&line("a: DELIVER BLOW → b.", Happening::Told)),
             "a: DELIVER BLOW → b.",
@@ -604,7 +626,7 @@ mod tests {
         assert_eq!(a[0].target.as_deref(), Some("b"));
         assert_eq!(a[1].kind, CardKind::Melee);
         assert_eq!(a[1].name, "DELIVER BLOW at b");
-        assert_eq!(ab.results, vec![printed(&results[0])]);
+        assert_eq!(ab.results, vec![ResultLine::of(&results[0])]);
         let cd = &fights[1];
         assert_eq!(
             cd.figures
@@ -615,7 +637,7 @@ mod tests {
             "lowest side first"
         );
         assert_eq!(cd.figures[0].cards[0].name, "PASSIVE SHIELD PARRY");
-        assert_eq!(cd.results, vec![printed(&results[1])]);
+        assert_eq!(cd.results, vec![ResultLine::of(&results[1])]);
         assert_eq!(other, vec!["The melee goes on.".to_string()]);
     }
 
