@@ -393,3 +393,51 @@ fn the_top_bar_offers_no_end_or_undo_while_the_side_to_act_is_not_the_players() 
     assert_eq!(click_on_turn_bar(&view, lock, end), Vec::new());
     assert_eq!(click_on_turn_bar(&view, lock, "Undo (U)"), Vec::new());
 }
+
+#[test]
+fn a_screen_reader_reads_the_top_bars_buttons_and_that_they_are_disabled_under_the_lock() {
+    // Issue 34: "bevy_egui's `accesskit` feature on so a screen reader can read the panels".
+    // With it, the window's egui context builds an AccessKit tree each frame (bevy_egui
+    // enables it on a window that has an AccessKit adapter, and hands the tree to it): here
+    // the same tree, built on a headless frame, holds each button by its words and role.
+    use bevy_egui::egui;
+    use egui::accesskit::Role;
+    let view = GameView {
+        phase: crate::sim::phase::Phase::FirstHalfMove,
+        side_names: vec!["Red".into(), "Blue".into()],
+        side_to_move: Some(1),
+        can_undo: true,
+        ..GameView::default()
+    };
+    let buttons = |lock: Option<&str>| -> Vec<(String, bool)> {
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 800.0),
+            )),
+            ..Default::default()
+        };
+        let out = ctx.run_ui(input, |ui| {
+            super::panels::turn_bar(ui, &view, lock, &mut Vec::new())
+        });
+        let tree = out
+            .platform_output
+            .accesskit_update
+            .clone()
+            .expect("an AccessKit tree each frame");
+        out.drop_without_applying_deltas();
+        tree.nodes
+            .iter()
+            .filter(|(_, n)| n.role() == Role::Button)
+            .filter_map(|(_, n)| Some((n.label()?.to_string(), n.is_disabled())))
+            .collect()
+    };
+    let end = "End side's half-move (Enter)".to_string();
+    let open = buttons(None);
+    assert!(open.contains(&(end.clone(), false)), "{open:?}");
+    assert!(open.contains(&("Undo (U)".to_string(), false)), "{open:?}");
+    let locked = buttons(Some("Blue is played by the computer."));
+    assert!(locked.contains(&(end, true)), "{locked:?}");
+}
