@@ -369,17 +369,22 @@ fn click_on_turn_bar(view: &GameView, lock: Option<&str>, label: &str) -> Vec<Pl
     out
 }
 
-#[test]
-fn the_top_bar_offers_no_end_or_undo_while_the_side_to_act_is_not_the_players() {
-    // Issue 34: "during a replay and the computer's turns the top bar still offers 'End
-    // side's half-move' and 'Undo'". They are offered to a player whose side acts.
-    let view = GameView {
+/// Blue's first half-move, with an order it may take back: the top bar offers both buttons.
+fn blue_moves_with_undo() -> GameView {
+    GameView {
         phase: crate::sim::phase::Phase::FirstHalfMove,
         side_names: vec!["Red".into(), "Blue".into()],
         side_to_move: Some(1),
         can_undo: true,
         ..GameView::default()
-    };
+    }
+}
+
+#[test]
+fn the_top_bar_offers_no_end_or_undo_while_the_side_to_act_is_not_the_players() {
+    // Issue 34: "during a replay and the computer's turns the top bar still offers 'End
+    // side's half-move' and 'Undo'". They are offered to a player whose side acts.
+    let view = blue_moves_with_undo();
     let end = "End side's half-move (Enter)";
     assert_eq!(
         click_on_turn_bar(&view, None, end),
@@ -402,13 +407,7 @@ fn a_screen_reader_reads_the_top_bars_buttons_and_that_they_are_disabled_under_t
     // the same tree, built on a headless frame, holds each button by its words and role.
     use bevy_egui::egui;
     use egui::accesskit::Role;
-    let view = GameView {
-        phase: crate::sim::phase::Phase::FirstHalfMove,
-        side_names: vec!["Red".into(), "Blue".into()],
-        side_to_move: Some(1),
-        can_undo: true,
-        ..GameView::default()
-    };
+    let view = blue_moves_with_undo();
     let buttons = |lock: Option<&str>| -> Vec<(String, bool)> {
         let ctx = egui::Context::default();
         ctx.enable_accesskit();
