@@ -396,6 +396,48 @@ fn r4_controlled_space() {
     );
 }
 
+/// R4, our reading (docs/rules.md): "a figure controls its cell against others, not against
+/// itself: the cell it starts its move in is priced as any empty cell" — also when a figure of
+/// the other side stands there too (`SHARED`: a horse went down in the cell of the enemy its
+/// bash staggered there). Coming back into it takes no contest.
+#[test]
+fn r4_its_own_cell_is_no_hostiles_even_when_an_enemy_shares_it() {
+    let r = ruleset("realms");
+    let mut b = board(GridKind::Hex);
+    let home = Cell::new(5, 4);
+    let i = b.index(home);
+    b.occupant[i] = crate::rules::board::SHARED;
+    let m = mover(&r, &b, false, Gait::Walk, Mp::cells(10)).with_home(home);
+    let s = Pose::new(home, Dir(1));
+    let out = r.grid.neighbour(home, Dir(1));
+    let back = (0..6)
+        .map(Dir)
+        .find(|&d| r.grid.neighbour(out, d) == home)
+        .expect("a way back");
+    let (p, c) = run(
+        &m,
+        &b,
+        s,
+        &[Step::Go(Dir(1)), Step::Go(back)],
+        Mp::cells(10),
+    )
+    .expect("back into its own cell");
+    assert_eq!((p.cell, c), (home, Mp::cells(2)));
+    // Another figure, starting elsewhere, finds a hostile there.
+    let other = mover(&r, &b, false, Gait::Walk, Mp::cells(10)).with_home(out);
+    assert_eq!(
+        run(
+            &other,
+            &b,
+            Pose::new(out, back),
+            &[Step::Go(back)],
+            Mp::cells(10)
+        )
+        .unwrap_err(),
+        StepRefusal::Enemy(home)
+    );
+}
+
 #[test]
 fn d16_contact_stops_the_move() {
     let r = ruleset("destrier");

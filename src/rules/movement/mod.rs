@@ -398,8 +398,9 @@ impl Mover {
         let mut hostile = None;
         match board.occupant[i] {
             0 => {}
-            // R4: its own cell (it stands there as the move starts) is not an ally's.
-            s if s == self.side && self.home == Some(c) => {}
+            // R4: its own cell (it stands there as the move starts) is neither an ally's nor a
+            // hostile's, though an enemy shares it (`SHARED`): priced as any empty cell.
+            _ if self.home == Some(c) => {}
             s if s == self.side => m = m.max(self.ally_mult),
             // R4: a hostile's cell only by a contest, passed at difficult-terrain cost.
             _ => match self.rolls.as_ref().filter(|_| self.contest) {
