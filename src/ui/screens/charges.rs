@@ -546,7 +546,7 @@ pub fn draw_charges(
         return Ok(());
     };
     // Behind a briefing, the menu or a dialog: its Enter is theirs (issue 34).
-    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) {
+    if !super::cover::board_free(cover) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

@@ -142,7 +142,7 @@ pub fn draw_chooser_marks(
         return;
     };
     // Only with the card table: not behind the hand-over, a briefing, the menu or a dialog.
-    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) || overlay.hands.is_empty() {
+    if !super::cover::board_free(cover) || overlay.hands.is_empty() {
         return;
     }
     let hand = &overlay.hands[picks.current.min(overlay.hands.len() - 1)];

@@ -74,18 +74,25 @@ pub fn settle(
     handover: Option<Res<Handover>>,
     overlays: Option<Res<Overlays>>,
     battle: Option<Res<BattleScreens>>,
-    state: Option<Res<State<Cover>>>,
     mut next: ResMut<NextState<Cover>>,
 ) {
-    let top = covering(handover.as_deref(), overlays.as_deref(), battle.as_deref());
-    if state.is_none_or(|s| *s.get() != top) {
-        next.set(top);
-    }
+    // `NextState`'s own method: a transition only when the cover differs from the state's
+    // (the `set_if_neq` of `ResMut` would compare the resource, not the state).
+    NextState::set_if_neq(
+        &mut next,
+        covering(handover.as_deref(), overlays.as_deref(), battle.as_deref()),
+    );
 }
 
 /// What covers the board, for a system that draws over it: `None` with no game on screen.
 pub fn on_top(state: Option<Res<State<Cover>>>) -> Option<Cover> {
     state.map(|s| *s.get())
+}
+
+/// True when a game is on screen and nothing covers its board: the board's input and the
+/// overlays that take its keys (the card table, the charge orders, the fire overlay) run.
+pub fn board_free(state: Option<Res<State<Cover>>>) -> bool {
+    on_top(state) == Some(Cover::Board)
 }
 
 #[cfg(test)]

@@ -384,7 +384,7 @@ pub fn draw_fire(
     let Some(o) = view.overlay.clone() else {
         return Ok(());
     };
-    if super::cover::on_top(cover) != Some(super::cover::Cover::Board) {
+    if !super::cover::board_free(cover) {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;

@@ -228,7 +228,7 @@ pub fn board_interactive(
     let now = time.map_or(0.0, |t| t.elapsed_secs_f64());
     screen.is_some_and(|s| *s.get() == Screen::Playing)
         && banner.is_none_or(|b| !b.holding(now))
-        && cover::on_top(cover) == Some(cover::Cover::Board)
+        && cover::board_free(cover)
 }
 
 /// Opens the window on the start screen and runs until it is closed. (`warhorse --level
