@@ -173,8 +173,7 @@ fn print_lines(lines: &[crate::sim::log::LogEntry]) {
 }
 
 fn read_file(path: &Path) -> Result<TurnFile, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{} could not be read: {e}", path.display()))?;
+    let text = crate::net::pbem::read_bounded(path).map_err(|e| e.to_string())?;
     parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -37,6 +37,11 @@ pub struct ActiveGame {
     pub host_log: Option<Vec<LogEntry>>,
 }
 
+/// What the status line says of an order a replica passed on, before its outcome: "Sent to
+/// the host" unless a screen says otherwise (a game by email keeps it for the turn file).
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct ForwardedWords(pub String);
+
 /// Starts a new game of `level` with dice seeded by `seed`, replacing any game in progress
 /// (the start screen sends this).
 #[derive(Message, Clone, Debug)]
@@ -274,8 +279,11 @@ pub fn apply_requests(world: &mut World) {
                 result: Err(Refusal("no game is in progress".into())),
             })),
             Some(mut active) => {
+                let sent = world
+                    .get_resource::<ForwardedWords>()
+                    .map_or_else(|| "Sent to the host".to_string(), |w| w.0.clone());
                 for r in requests {
-                    outcomes.push(apply_one(&mut active, r));
+                    outcomes.push(apply_one(&mut active, r, &sent));
                 }
                 world.insert_non_send(active);
             }
@@ -307,7 +315,9 @@ pub fn lead_order(game: &mut Game, unit: &str, horse: &str) -> Order {
 pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
     if game.is_replica() {
         return Err(Refusal(
-            "the host keeps this game: an order given across machines is not taken back".into(),
+            "this game is played across machines (hosted, or by email): an order given is not \
+             taken back"
+                .into(),
         ));
     }
     if !game.can_undo() {
@@ -349,7 +359,7 @@ pub fn undo_verdict(game: &mut Game) -> Result<(), Refusal> {
     }
 }
 
-fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
+fn apply_one(active: &mut ActiveGame, r: GameRequest, sent: &str) -> OrderOutcome {
     let r = match r {
         GameRequest::ToggleLead { unit, horse } => {
             GameRequest::Order(lead_order(&mut active.game, &unit, &horse))
@@ -362,8 +372,8 @@ fn apply_one(active: &mut ActiveGame, r: GameRequest) -> OrderOutcome {
             let result = active.game.order(&order).map(|()| {
                 active.revision += 1;
                 if active.game.is_replica() {
-                    // Given across machines: the host applies it and sends it back.
-                    return format!("Sent to the host: {order}");
+                    // Given across machines: the host (or the game by email) applies it.
+                    return format!("{sent}: {order}");
                 }
                 active
                     .game

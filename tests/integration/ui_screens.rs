@@ -7,6 +7,7 @@ mod battle;
 mod cards;
 mod charges;
 mod chooser;
+mod email;
 mod fire;
 mod join;
 mod tutorial;
@@ -36,6 +37,16 @@ fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("warhorse-screens-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
+}
+
+/// A window with the screens and no game, saving (and keeping its games by email) in a folder
+/// of its own.
+fn window(name: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
+        .insert_resource(SaveDir(tmpdir(name)));
+    app.update();
+    app
 }
 
 /// A headless app with the screens (and `cards`, or the real melee rules), saving into its
@@ -131,7 +142,7 @@ fn a_corrupt_or_incompatible_save_shows_its_message_and_changes_nothing() {
         let expected: SaveError = expected.expect_err("unreadable");
         act(&mut app, ScreenAction::Load(path.clone()));
         match &app.world().resource::<Overlays>().dialog {
-            Some(Dialog::Message { title, text }) => {
+            Some(Dialog::Message { title, text, .. }) => {
                 assert_eq!(title, "Could not load");
                 assert_eq!(*text, expected.to_string());
             }

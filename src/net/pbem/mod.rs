@@ -701,6 +701,17 @@ impl Pbem {
         self.book.files.len() as u32 + 1
     }
 
+    /// The game's id ([`Start::game_id`]): every file of the game names it, so a window finds
+    /// the game a file it is given belongs to.
+    pub fn game_id(&self) -> &str {
+        &self.book.game
+    }
+
+    /// The level played.
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
     /// This player: 0 began the game, 1 answered it.
     pub fn me(&self) -> u8 {
         self.book.me
@@ -761,18 +772,32 @@ impl Pbem {
         Ok(Pbem { book, level, game })
     }
 
-    /// Saves this player's state to `path`.
+    /// Saves this player's state to `path`: written beside it and renamed over it, so a crash
+    /// while saving leaves the state before, whole (its secrets cannot be had again).
     pub fn save(&self, path: &std::path::Path) -> Result<(), PbemError> {
-        std::fs::write(path, self.to_text())
-            .map_err(|e| PbemError::Io(format!("{} could not be written: {e}", path.display())))
+        let words = |e: std::io::Error| {
+            PbemError::Io(format!("{} could not be written: {e}", path.display()))
+        };
+        let mut part = path.as_os_str().to_owned();
+        part.push(".part");
+        let part = std::path::PathBuf::from(part);
+        std::fs::write(&part, self.to_text()).map_err(words)?;
+        std::fs::rename(&part, path).map_err(words)
     }
 
-    /// Loads this player's state from `path`.
+    /// Loads this player's state from `path` (a regular file of a bounded size).
     pub fn load(path: &std::path::Path) -> Result<Pbem, PbemError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| PbemError::Io(format!("{} could not be read: {e}", path.display())))?;
+        let text = read_bounded(path)?;
         Pbem::from_text(&text)
     }
+}
+
+/// Reads a turn file or a state file: a regular file of at most a save's size
+/// ([`crate::level::input::MAX_SAVE_BYTES`]), so a link to a device or a pipe is refused in
+/// words instead of read for ever.
+pub fn read_bounded(path: &std::path::Path) -> Result<String, PbemError> {
+    crate::level::input::read_text(path, crate::level::input::MAX_SAVE_BYTES)
+        .map_err(|e| PbemError::Io(format!("{}: {e}", path.display())))
 }
 
 /// Refuses what is not a turn file of this build.

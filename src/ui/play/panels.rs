@@ -115,7 +115,10 @@ fn draw_panels(
         .rect;
     let bottom = egui::Panel::bottom("log")
         .exact_size(190.0)
-        .show(&mut root, |ui| log_panel(ui, &view, &feedback))
+        .show(&mut root, |ui| {
+            let lock = lock.as_ref().and_then(|l| l.0.as_deref());
+            log_panel(ui, &view, &feedback, lock)
+        })
         .response
         .rect;
     let card = selection
@@ -271,14 +274,18 @@ pub fn initiative_text(view: &GameView) -> String {
     t
 }
 
-fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback) {
+/// The log, under a status line: the last order's outcome, else why the board takes no
+/// order now (`lock`), else what the side to move does.
+fn log_panel(ui: &mut egui::Ui, view: &GameView, feedback: &Feedback, lock: Option<&str>) {
     let colour = if feedback.refused {
         RED
     } else {
         ui.visuals().text_color()
     };
     ui.add_space(4.0);
-    let status = if feedback.status.is_empty() {
+    let status = if let Some(l) = lock.filter(|_| feedback.status.is_empty()) {
+        l.to_string()
+    } else if feedback.status.is_empty() {
         match view.side_to_move {
             Some(s) if view.phase.is_half_move() => {
                 format!("{} to move: click a figure.", view.side_name(s))

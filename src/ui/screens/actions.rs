@@ -64,7 +64,23 @@ pub enum ScreenAction {
         controls: Vec<Control>,
         /// The computer's strength on each side.
         strengths: Vec<crate::ai::AiLevel>,
+        /// The UDP port the host listens on.
+        port: u16,
     },
+    /// Open the By email form on the start screen.
+    OpenEmail,
+    /// Begin a game of `level` by email (issue 30), this player giving `side`'s orders: writes
+    /// the first turn file.
+    EmailBegin {
+        /// The level to play.
+        level: Box<Level>,
+        /// The side played here.
+        side: u8,
+    },
+    /// Open a turn file the other player sent.
+    EmailOpen(std::path::PathBuf),
+    /// Take up the game by email kept in this folder where it stands.
+    EmailResume(std::path::PathBuf),
     /// Join a game another machine hosts (issue 30), with its join code.
     Join {
         /// The join code as typed.
@@ -127,6 +143,9 @@ pub enum Dialog {
         title: String,
         /// The message.
         text: String,
+        /// Drawn once already: the Enter that led to it (an order that ended a half-move and
+        /// wrote a turn file) does not also close it.
+        armed: bool,
     },
 }
 
@@ -195,6 +214,7 @@ pub(crate) fn message(world: &mut World, title: &str, text: String) {
     world.resource_mut::<Overlays>().dialog = Some(Dialog::Message {
         title: title.into(),
         text,
+        armed: false,
     });
 }
 
@@ -244,9 +264,14 @@ pub fn apply_action(world: &mut World, action: ScreenAction) {
             level_file,
             controls,
             strengths,
-        } => super::hosting::host(world, level_file, &controls, &strengths),
+            port,
+        } => super::hosting::host(world, level_file, &controls, &strengths, port),
         ScreenAction::OpenJoin => world.resource_mut::<super::join::JoinForm>().open = true,
         ScreenAction::Join { code, seat, name } => super::join::join(world, &code, seat, &name),
+        ScreenAction::OpenEmail => super::email::open_form(world),
+        ScreenAction::EmailBegin { level, side } => super::email::begin(world, &level, side),
+        ScreenAction::EmailOpen(path) => super::email::open_file(world, &path),
+        ScreenAction::EmailResume(folder) => super::email::resume(world, &folder),
     }
 }
 

@@ -259,6 +259,7 @@ pub fn drive_ai(world: &mut World) {
 pub fn lock_orders(world: &mut World) {
     let controls = world.resource::<SideControls>().0.clone();
     let joined = world.contains_resource::<super::join::Joined>();
+    let email = world.get_resource::<super::email::ByEmail>().cloned();
     let side = world
         .get_resource::<crate::ui::bridge::GameView>()
         .and_then(|v| v.side_to_move.map(|s| (s, v.side_name(s))));
@@ -266,12 +267,18 @@ pub fn lock_orders(world: &mut World) {
         .filter(|(s, _)| controls.get(usize::from(*s)) == Some(&Control::Ai))
         .map(|(_, name)| {
             let is = crate::rules::words::SideWords(&name).verb("is", "are");
-            if joined {
+            if email.is_some() {
+                format!(
+                    "{name} {is} played by the other player: their orders come in their turn file."
+                )
+            } else if joined {
                 format!("{name} {is} played at another machine: wait for its orders.")
             } else {
                 format!("{name} {is} played by the computer: wait, or press Space to fast-forward.")
             }
         });
+    // A game by email: the other player's orders being shown, or their file awaited.
+    let lock = email.and_then(|e| e.lock).or(lock);
     if let Some(mut l) = world.get_resource_mut::<OrderLock>() {
         l.set_if_neq(OrderLock(lock));
     }

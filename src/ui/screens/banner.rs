@@ -56,6 +56,7 @@ pub fn watch_control(
     time: Res<Time>,
     mut banner: ResMut<ControlBanner>,
     joined: Option<Res<super::join::Joined>>,
+    email: Option<Res<super::email::ByEmail>>,
 ) {
     let now = time.elapsed_secs_f64();
     if !view.playing {
@@ -79,9 +80,12 @@ pub fn watch_control(
         return;
     }
     let computer = controls.0.get(usize::from(side)) == Some(&Control::Ai);
-    let words = match joined {
-        // A game joined across machines: the other sides are people at other machines.
-        Some(_) if computer => format!("{} (another machine)", banner_words(&view, side, false)),
+    let words = match (joined, email) {
+        // A game across machines: the other sides are people at other machines.
+        (Some(_), _) if computer => {
+            format!("{} (another machine)", banner_words(&view, side, false))
+        }
+        (_, Some(_)) if computer => format!("{} (by email)", banner_words(&view, side, false)),
         _ => banner_words(&view, side, computer),
     };
     banner.text = Some((words, Some(side)));

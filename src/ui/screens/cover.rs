@@ -113,6 +113,7 @@ mod tests {
         o.dialog = Some(super::super::Dialog::Message {
             title: "t".into(),
             text: "x".into(),
+            armed: false,
         });
         assert_eq!(covering(None, Some(&o), Some(&b)), Cover::Dialog);
         let h = Handover {

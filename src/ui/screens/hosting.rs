@@ -19,8 +19,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-/// The UDP port a window's host listens on (open it on the firewall).
-pub const HOST_PORT: u16 = 5000;
+/// The UDP port a window's host listens on unless the start screen names another (open it on
+/// the firewall).
+pub const DEFAULT_HOST_PORT: u16 = 5000;
 
 /// How long the host may take to print its join code.
 const START_PATIENCE: Duration = Duration::from_secs(15);
@@ -56,14 +57,15 @@ pub struct HostCode {
     pub told: bool,
 }
 
-/// The Host button: starts `warhorse serve` for `level_file` (`None`: the built-in level)
-/// with the computer playing the sides `controls` give it, and joins it for the first human
-/// side.
+/// The Host button: starts `warhorse serve` for `level_file` (`None`: the built-in level),
+/// listening on UDP `port`, with the computer playing the sides `controls` give it, and joins
+/// it for the first human side.
 pub(super) fn host(
     world: &mut World,
     level_file: Option<String>,
     controls: &[Control],
     strengths: &[crate::ai::AiLevel],
+    port: u16,
 ) {
     let Some(side) = controls.iter().position(|c| *c == Control::Human) else {
         message(
@@ -86,7 +88,7 @@ pub(super) fn host(
         cmd.arg(f);
     }
     cmd.arg("--bind")
-        .arg(format!("0.0.0.0:{HOST_PORT}"))
+        .arg(format!("0.0.0.0:{port}"))
         .arg("--autosave")
         .arg(world.resource::<SaveDir>().0.join("hosted"));
     for (s, c) in controls.iter().enumerate() {
@@ -204,12 +206,13 @@ fn announce(_: On<super::actions::GameOnScreen>, mut commands: Commands) {
         }
         h.told = true;
         let code = h.code.clone();
+        let port = JoinCode::parse(&code).map_or(DEFAULT_HOST_PORT, |c| c.addr.port());
         message(
             world,
             "You host this game",
             format!(
                 "Give the other player this join code; they choose Join a game… on the start \
-                 screen and type it:\n\n{code}\n\nUDP port {HOST_PORT} must be open on this \
+                 screen and type it:\n\n{code}\n\nUDP port {port} must be open on this \
                  machine. The host autosaves every order in the saves folder (hosted)."
             ),
         );

@@ -539,15 +539,16 @@ pub fn dialog_ui(ctx: &egui::Context, overlays: &mut Overlays) -> Option<ScreenA
             });
             *armed = true;
         }
-        Some(Dialog::Message { title, text }) => {
+        Some(Dialog::Message { title, text, armed }) => {
+            let enter = *armed && ctx.input(|i| i.key_pressed(egui::Key::Enter));
             window(title).show(ctx, |ui| {
                 ui.set_max_width(640.0);
                 egui::ScrollArea::vertical()
                     .max_height(420.0)
                     .show(ui, |ui| ui.label(text.as_str()));
-                close = ui.button("OK (Enter)").clicked()
-                    || ui.input(|i| i.key_pressed(egui::Key::Enter));
+                close = ui.button("OK (Enter)").clicked() || enter;
             });
+            *armed = true;
         }
     }
     if close {

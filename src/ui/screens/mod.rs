@@ -20,6 +20,7 @@ pub mod catalogue;
 pub mod charges;
 pub mod chooser_map;
 pub mod cover;
+pub mod email;
 pub mod fire;
 pub mod handover;
 pub mod host;
@@ -202,6 +203,7 @@ pub fn plugin(app: &mut App) {
         art_notice::plugin,
         crate::ui::settings::screen::plugin,
         join::plugin,
+        email::plugin,
         hosting::plugin,
     ));
 }

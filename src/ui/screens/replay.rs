@@ -58,9 +58,15 @@ pub fn start(world: &mut World) {
         super::actions::message(
             world,
             "Cannot watch again",
-            "This game was played across machines: its dice are the host's, so it is watched \
-             again there (or from the host's autosave, loaded here)."
-                .into(),
+            if world.contains_resource::<super::email::ByEmail>() {
+                "This game is played by email: its dice are both players' and its face-down \
+                 choices sealed, so it is not watched again here."
+                    .into()
+            } else {
+                "This game was played across machines: its dice are the host's, so it is \
+                 watched again there (or from the host's autosave, loaded here)."
+                    .into()
+            },
         );
         return;
     }

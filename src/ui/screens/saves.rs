@@ -230,6 +230,15 @@ fn refuse_replica(world: &mut World) -> bool {
         return false;
     }
     world.resource_mut::<Overlays>().dialog = None;
+    if let Some(by) = world.get_resource::<super::email::ByEmail>() {
+        let words = format!(
+            "A game by email is kept in {} after every order and every file: take it up with \
+             By email… on the start screen.",
+            by.folder.display()
+        );
+        message(world, "Kept by email", words);
+        return true;
+    }
     message(
         world,
         "Saved at the host",

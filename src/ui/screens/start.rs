@@ -49,6 +49,8 @@ pub struct StartForm {
     pub seed: String,
     /// The game that did not end cleanly last time (its autosave), offered for resuming.
     pub resume: Option<super::saves::SaveInfo>,
+    /// The UDP port a game hosted here listens on, as typed.
+    pub host_port: String,
 }
 
 impl StartForm {
@@ -63,6 +65,7 @@ impl StartForm {
             ai_levels: Vec::new(),
             seed: seed.to_string(),
             resume: None,
+            host_port: super::hosting::DEFAULT_HOST_PORT.to_string(),
         };
         f.select(selected);
         f
@@ -99,10 +102,18 @@ impl StartForm {
     pub fn host_action(&self) -> Result<ScreenAction, String> {
         let entry = self.levels.get(self.selected).ok_or("choose a level")?;
         entry.level.as_ref().map_err(|e| e.clone())?;
+        let port = self
+            .host_port
+            .trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|&p| p > 0)
+            .ok_or("the host's port is a whole number from 1 to 65535")?;
         Ok(ScreenAction::Host {
             level_file: (entry.source != "built in").then(|| entry.source.clone()),
             controls: self.controls.clone(),
             strengths: self.ai_levels.clone(),
+            port,
         })
     }
 
@@ -370,22 +381,45 @@ fn details(
         if ui.add(big("Load game…")).clicked() {
             action = Some(ScreenAction::OpenLoad);
         }
+        let host = form.host_action();
+        let host_words = match &host {
+            Ok(_) => "Play this level with someone at another machine: this window hosts it \
+                      and shows the join code to give them (the first Human side is yours)"
+                .to_string(),
+            Err(why) => format!("Cannot host: {why}"),
+        };
         if ui
-            .add_enabled(form.host_action().is_ok(), big("Host"))
-            .on_hover_text(
-                "Play this level with someone at another machine: this window hosts it and \
-                 shows the join code to give them (the first Human side is yours)",
-            )
+            .add_enabled(host.is_ok(), big("Host"))
+            .on_hover_text(&host_words)
+            .on_disabled_hover_text(&host_words)
             .clicked()
         {
-            action = form.host_action().ok();
+            action = host.ok();
         }
+        ui.label("on port")
+            .on_hover_text("The UDP port the host listens on: open it on this machine's firewall");
+        ui.add(
+            egui::TextEdit::singleline(&mut form.host_port)
+                .desired_width(52.0)
+                .char_limit(5),
+        )
+        .on_hover_text("The UDP port the host listens on: open it on this machine's firewall");
         if ui
             .add(big("Join a game…"))
             .on_hover_text("Play a game another machine hosts, with the join code it shows")
             .clicked()
         {
             action = Some(ScreenAction::OpenJoin);
+        }
+        if ui
+            .add(big("By email…"))
+            .on_hover_text(
+                "Play with someone by sending turn files: begin a game of this level, open a \
+                 file the other player sent, or take up a game under way",
+            )
+            .clicked()
+        {
+            action = Some(ScreenAction::OpenEmail);
         }
         if ui.add(big("Read the rules")).clicked() {
             overlays.rules = true;

@@ -109,6 +109,7 @@ fn every_dialog_and_overlay_draws() {
         Some(Dialog::Message {
             title: "Could not load".into(),
             text: "this is not a Warhorse save".into(),
+            armed: false,
         }),
     ];
     for dialog in dialogs {

@@ -20,15 +20,6 @@ use warhorse::ui::screens::join::{JoinForm, SeatWish};
 /// The longest any one exchange may take on the loopback address before the test fails.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// A window with the screens and no game, saving nothing of its own.
-fn window(name: &str) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
-        .insert_resource(SaveDir(tmpdir(name)));
-    app.update();
-    app
-}
-
 fn join(app: &mut App, code: &str, seat: SeatWish, name: &str) {
     app.world_mut()
         .resource_mut::<ScreenActions>()
@@ -281,6 +272,17 @@ fn host_asks_for_a_level_that_loads_and_never_for_the_seed() {
             assert!(level_file.is_some_and(|f| f.ends_with("charge.ron")));
         }
         other => panic!("Host is offered for a level file: {other:?}"),
+    }
+    // The port is the player's to choose; one that is no port is refused in words.
+    form.host_port = "5123".into();
+    match form.host_action() {
+        Ok(ScreenAction::Host { port, .. }) => assert_eq!(port, 5123),
+        other => panic!("Host is offered on port 5123: {other:?}"),
+    }
+    for bad in ["0", "70000", "port"] {
+        form.host_port = bad.into();
+        let why = form.host_action().expect_err("no port");
+        assert!(why.contains("1 to 65535"), "{bad}: {why}");
     }
 }
 
