@@ -194,6 +194,9 @@ pub struct ScreenView {
     pub cards: Option<CardOverlay>,
     /// Orders in the game's record when `cards` was read (to re-read it only on change).
     pub cards_key: Option<(usize, u8)>,
+    /// The game is kept where it is played, not here (a host's game joined, a game by
+    /// email): leaving it loses nothing.
+    pub kept_elsewhere: bool,
 }
 
 const NOTICE_SECONDS: f64 = 4.0;
@@ -465,6 +468,7 @@ pub fn watch_game(world: &mut World) {
         let ts = game.turn_state();
         view.playing = true;
         view.level_name = game.record().level_name.clone();
+        view.kept_elsewhere = game.is_replica();
         view.turn = turn;
         view.side_names = ts.side_names.clone();
         view.phase = game.phase().label().to_string();

@@ -205,11 +205,20 @@ pub fn menu_ui(
                     overlays.menu = false;
                     overlays.dialog = Some(Dialog::Confirm {
                         title: "Leave the battle?".into(),
-                        text: format!(
-                            "Leave {} for the start screen? What has not been saved is lost: \
-                             Save… in this menu keeps the battle to come back to.",
-                            view.level_name
-                        ),
+                        text: if view.kept_elsewhere {
+                            format!(
+                                "Leave {} for the start screen? The game is kept where it is \
+                                 played: join its host again with the same code, or take a \
+                                 game by email up again from By email….",
+                                view.level_name
+                            )
+                        } else {
+                            format!(
+                                "Leave {} for the start screen? What has not been saved is \
+                                 lost: Save… in this menu keeps the battle to come back to.",
+                                view.level_name
+                            )
+                        },
                         yes: "Leave the battle".into(),
                         then: super::Confirmed::QuitToStart,
                         armed: false,

@@ -197,6 +197,10 @@ fn two_windows_play_a_battle_by_email_to_its_end_and_refuse_a_bad_file_in_words(
         .orders
         .clone();
     assert_eq!(red_orders, blue_orders, "both boards hold the same record");
+    assert!(
+        red.world().resource::<ScreenView>().kept_elsewhere,
+        "leaving a game by email is not asked as if it were lost"
+    );
     let folder = |app: &App| app.world().resource::<ByEmail>().folder.clone();
     for app in [&red, &blue] {
         let p = Pbem::load(&folder(app).join("state.json")).expect("the state reads");
