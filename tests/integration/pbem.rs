@@ -120,6 +120,14 @@ fn pbem_two_games_play_a_battle_by_files_and_agree_on_every_order() {
     assert_eq!(rec_a, rec_b, "both players hold the same record");
     assert!(rec_a.orders.len() > 50, "{} orders", rec_a.orders.len());
     assert!(!rec_a.turn_seeds.is_empty(), "the dice are made by turn");
+    // A turn's seed is agreed a turn ahead: at the end one player may hold the next turn's
+    // and the other not. The record keeps the seeds of the turns played, the same for both.
+    let reached = a.game().expect("a game").turn_state().turn as usize;
+    assert_eq!(
+        rec_a.turn_seeds.len(),
+        reached,
+        "a seed for each turn played"
+    );
     // The record replays as an ordinary save, to the same board.
     let mut again = Game::from_record(&rec_a).expect("the record replays");
     let mut public_a = a.game_mut().expect("a game").snapshot();

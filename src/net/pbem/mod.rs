@@ -739,7 +739,7 @@ impl Pbem {
     }
 
     /// The record every player can read: the orders before the first one still sealed,
-    /// with the dice agreed so far. Both players' records agree.
+    /// with the dice seeds of the turns reached. Both players' records agree.
     pub fn public_record(&self) -> Option<Record> {
         let g = self.game()?;
         let mut rec = g.record().clone();
@@ -752,6 +752,11 @@ impl Pbem {
             .collect();
         let n = rec.orders.len();
         rec.checks.retain(|c| c.after <= n);
+        // The dice of turns the game has not reached are agreed a turn ahead: once the battle
+        // is over, one player may hold the next turn's seed and the other not yet. Neither is
+        // rolled; the record keeps the turns played.
+        let turns = g.turn_state().turn.max(1) as usize;
+        rec.turn_seeds.truncate(turns);
         Some(rec)
     }
 
