@@ -72,6 +72,22 @@ fn email_dir(world: &World) -> PathBuf {
     std::path::absolute(&dir).unwrap_or(dir)
 }
 
+/// The start of a game's id that its folder's name ends with.
+fn id_tag(id: &str) -> &str {
+    id.get(..10).unwrap_or(id)
+}
+
+/// Makes the folder of a game just begun or taken up in `dir`, and saves the player's state
+/// in it; returns the folder.
+fn new_folder(dir: &Path, p: &Pbem) -> Result<PathBuf, String> {
+    let folder = dir.join(folder_name(p.level(), p.game_id()));
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| format!("{} could not be made: {e}", folder.display()))?;
+    p.save(&folder.join(STATE_FILE))
+        .map_err(|e| e.to_string())?;
+    Ok(folder)
+}
+
 /// A folder name for a new game: the level's name, then the start of the game's id.
 fn folder_name(level: &Level, id: &str) -> String {
     let slug: String = level
@@ -87,7 +103,7 @@ fn folder_name(level: &Level, id: &str) -> String {
         })
         .collect();
     let slug = slug.trim_matches('-');
-    format!("{slug}-{}", id.get(..10).unwrap_or(id))
+    format!("{slug}-{}", id_tag(id))
 }
 
 /// Begins a game of `level` by email, this player giving the orders of `side`: writes the
@@ -97,16 +113,11 @@ pub(super) fn begin(world: &mut World, level: &Level, side: u8) {
         Ok(x) => x,
         Err(e) => return fail(world, format!("Could not begin: {e}")),
     };
-    let folder = email_dir(world).join(folder_name(level, p.game_id()));
-    if let Err(e) = std::fs::create_dir_all(&folder) {
-        return fail(
-            world,
-            format!("{} could not be made: {e}", folder.display()),
-        );
-    }
-    let saved = p.save(&folder.join(STATE_FILE));
-    let sent = saved.and_then(|()| send(&folder, &first));
-    match sent {
+    let folder = match new_folder(&email_dir(world), &p) {
+        Ok(f) => f,
+        Err(e) => return fail(world, e),
+    };
+    match send(&folder, &first) {
         Ok(path) => {
             open_form(world);
             let mut form = world.resource_mut::<EmailForm>();
@@ -131,7 +142,7 @@ pub(super) fn begin(world: &mut World, level: &Level, side: u8) {
 
 /// The folder of the game a file of game `id` belongs to, if this window keeps it.
 fn find_game(dir: &Path, id: &str) -> Option<(PathBuf, Result<Pbem, PbemError>)> {
-    let tail = id.get(..10).unwrap_or(id);
+    let tail = id_tag(id);
     std::fs::read_dir(dir)
         .ok()?
         .flatten()
@@ -190,17 +201,10 @@ fn take_up(world: &mut World, first: &TurnFile, dir: &Path) {
         Ok(x) => x,
         Err(e) => return fail(world, e.to_string()),
     };
-    let folder = dir.join(folder_name(p.level(), p.game_id()));
-    if let Err(e) = std::fs::create_dir_all(&folder) {
-        return fail(
-            world,
-            format!("{} could not be made: {e}", folder.display()),
-        );
+    match new_folder(dir, &p) {
+        Ok(folder) => play(world, p, folder, &[]),
+        Err(e) => fail(world, e),
     }
-    if let Err(e) = p.save(&folder.join(STATE_FILE)) {
-        return fail(world, e.to_string());
-    }
-    play(world, p, folder, &[]);
 }
 
 /// Takes up the game kept in `folder` where it stands.
