@@ -522,6 +522,21 @@ impl Game {
         }
     }
 
+    /// True after `order`, a face-down choice of cards or a dodge guess, was taken while the
+    /// melee still waits for more of them, with no phase change due: the frame after it would
+    /// do nothing (D9: the choices are revealed together once all are in).
+    fn still_choosing_after(&self, order: &Order) -> bool {
+        let world = self.app.world();
+        matches!(
+            order,
+            Order::PlayCards { .. } | Order::Pass { .. } | Order::GuessDodge { .. }
+        ) && matches!(
+            world.resource::<State<Phase>>().get(),
+            Phase::Tac | Phase::MeleeRounds
+        ) && matches!(world.resource::<NextState<Phase>>(), NextState::Unchanged)
+            && melee::waiting(world)
+    }
+
     /// True when the game waits for an order, or the battle is over.
     fn waits(&self) -> bool {
         let world = self.app.world();
@@ -569,7 +584,21 @@ impl Game {
             }
             return Err(refusal);
         }
-        self.run_until_orders();
+        if self.still_choosing_after(order) {
+            // The frame the rules would run now does nothing: the melee waits (`progress`
+            // returns at once), nobody was hurt for the judge to see, and no phase changes.
+            // Four in five orders of a big melee are such choices, played once in the game
+            // and once in each side's own (issue 33, item 3). The tests run the frame anyway
+            // and check it wrote nothing.
+            if cfg!(debug_assertions) {
+                let lines = self.app.world().resource::<GameLog>().0.len();
+                self.run_until_orders();
+                let now = self.app.world().resource::<GameLog>().0.len();
+                debug_assert_eq!(lines, now, "a frame after {order} was not quiet");
+            }
+        } else {
+            self.run_until_orders();
+        }
         self.record.orders.push(order.clone());
         let n = self.record.orders.len();
         self.reveals.accepted(self.app.world(), n - 1, face_down);

@@ -43,6 +43,6 @@ impl ActionRolls {
         self.0
             .iter()
             .rev()
-            .find(|r| r.unit == unit && r.turn == turn)
+            .find(|r| r.turn == turn && r.unit == unit)
     }
 }

@@ -3,6 +3,7 @@
 //! whether the battle is over. Once it is, the turn's systems stop, [`crate::sim::Game`]
 //! refuses further orders, and the log says who won and why.
 
+use super::changes::{WrittenSince, component_ids, removals_of, too_old};
 use super::components::{Armour, Blows, Body, CombatStatus, FigureId, Position, SideId, Troop};
 use super::log::{GameLog, Happening};
 use super::phase::{Phase, TurnState, log_happening};
@@ -10,6 +11,8 @@ use super::world::Map;
 use crate::rules::melee::fight::Fallen;
 use crate::rules::ruleset::TroopType;
 use crate::rules::victory::{FigureFact, Goal, Outcome, Tracker, Victory, figure_value};
+use bevy::ecs::change_detection::Tick;
+use bevy::ecs::component::ComponentId;
 use bevy::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -87,7 +90,7 @@ fn fact((id, side, pos, body, troop, blows, armour, combat): FigureRow) -> Figur
         id: id.0.clone(),
         side: side.0,
         cell: pos.0,
-        fighting: body.left > 0 && combat.is_none_or(|c| c.0.fallen == Fallen::Up),
+        fighting: fighting(body, combat),
         horse,
         value: figure_value(blows.max, armour.map_or(0, |a| a.0), horse),
         body: u32::from(body.max),
@@ -190,39 +193,139 @@ pub fn tallies(world: &mut World) -> Vec<Tally> {
     out
 }
 
-/// Figures hurt, felled or stood up since the judge last looked.
-type Hurt = Or<(Changed<Body>, Changed<CombatStatus>)>;
+/// Is a figure in the fight, as the judge counts it ([`FigureFact::fighting`])?
+fn fighting(body: &Body, combat: Option<&CombatStatus>) -> bool {
+    body.left > 0 && combat.is_none_or(|c| c.0.fallen == Fallen::Up)
+}
+
+/// What the judge saw when it last looked, to tell whether anything since could change its
+/// judgement. Between turn ends the judgement reads of a figure only whether it is in the
+/// fight, where the figures an objective names stand, and who left the map: a card or a wound
+/// that leaves every figure as in or out of the fight as before cannot change it. So the
+/// judge lists the figures written since its last look (from the tables' change ticks, as the
+/// kept models do, [`crate::sim::changes`]) and looks at the whole field only when one of
+/// those changed (issue 33, item 3: a `Changed` query over every figure after every order
+/// was a tenth of a turn of 4096 figures in contact).
+#[derive(Default)]
+pub struct Watch {
+    /// Whether each figure was in the fight, as last seen.
+    fighting: HashMap<Entity, bool>,
+    /// Figures whose body or combat state was written.
+    hurt: Option<WrittenSince>,
+    /// Figures that moved.
+    moved: Option<WrittenSince>,
+    /// `FigureId`, whose removals say a figure left.
+    ids: Vec<ComponentId>,
+    /// The removals counted at the last look.
+    removals: usize,
+    /// The world's tick at the last look: what is written after it is newer.
+    since: Option<Tick>,
+    scratch: Vec<Entity>,
+}
 
 /// The judge's system: looks when something that could decide the battle happened.
-pub fn judge(
-    mut judge: ResMut<Judge>,
-    turn: Res<TurnState>,
-    phase: Res<State<Phase>>,
-    map: Res<Map>,
-    figures: Query<FigureRow>,
-    hurt: Query<(), Hurt>,
-    moved: Query<&FigureId, Changed<Position>>,
-    mut removed: RemovedComponents<FigureId>,
-    mut log: ResMut<GameLog>,
-    mut next: ResMut<NextState<Phase>>,
-) {
-    let phase = *phase.get();
-    let turn_end = phase == Phase::EndOfTurn && judge.turn_seen != turn.turn;
-    let gone = removed.read().count() > 0;
-    let named_moved = !judge.named.is_empty() && moved.iter().any(|id| judge.named.contains(&id.0));
-    if judge.looked && !turn_end && !gone && !named_moved && hurt.is_empty() {
-        return;
+pub fn judge(world: &mut World, mut watch: Local<Watch>) {
+    let due = due(world, &mut watch);
+    // Whatever is written from now on carries a tick newer than this.
+    watch.since = Some(world.increment_change_tick());
+    if let Some(turn_end) = due {
+        look(world, turn_end);
     }
-    judge.looked = true;
+}
+
+/// Whether the judge must look now (`Some`, saying whether a turn has ended), keeping
+/// `watch` up to date with what was written since the last call.
+fn due(world: &mut World, watch: &mut Watch) -> Option<bool> {
+    let judge = world.resource::<Judge>();
+    let (looked, named) = (judge.looked, !judge.named.is_empty());
+    let turn_end = *world.resource::<State<Phase>>().get() == Phase::EndOfTurn
+        && judge.turn_seen != world.resource::<TurnState>().turn;
+    if watch.hurt.is_none() {
+        watch.ids = component_ids!(world; FigureId);
+        watch.hurt = Some(WrittenSince::new(
+            watch.ids.clone(),
+            component_ids!(world; Body, CombatStatus),
+        ));
+        watch.moved = Some(WrittenSince::new(
+            watch.ids.clone(),
+            component_ids!(world; Position),
+        ));
+    }
+    let removals = removals_of(world, &watch.ids);
+    let gone = std::mem::replace(&mut watch.removals, removals) != removals;
+    let since = match watch.since {
+        Some(t) if looked && !too_old(world, t) => t,
+        _ => {
+            let mut q =
+                world.query_filtered::<(Entity, &Body, Option<&CombatStatus>), With<FigureId>>();
+            watch.fighting = q.iter(world).map(|(e, b, c)| (e, fighting(b, c))).collect();
+            return Some(turn_end);
+        }
+    };
+    let mut written = std::mem::take(&mut watch.scratch);
+    written.clear();
+    watch.hurt.as_mut()?.list(world, since, &mut written);
+    let mut in_or_out = false;
+    for &e in &written {
+        let now = world
+            .get::<Body>(e)
+            .is_some_and(|b| fighting(b, world.get::<CombatStatus>(e)));
+        in_or_out |= watch.fighting.insert(e, now) != Some(now);
+    }
+    let mut named_moved = false;
+    if named {
+        written.clear();
+        watch.moved.as_mut()?.list(world, since, &mut written);
+        let judge = world.resource::<Judge>();
+        named_moved = written.iter().any(|&e| {
+            world
+                .get::<FigureId>(e)
+                .is_some_and(|id| judge.named.contains(&id.0))
+        });
+    }
+    watch.scratch = written;
+    (turn_end || gone || in_or_out || named_moved).then_some(turn_end)
+}
+
+/// The judge's look at the whole field: objectives achieved, and the outcome once the battle
+/// is over.
+fn look(world: &mut World, turn_end: bool) {
+    let phase = *world.resource::<State<Phase>>().get();
+    let facts = facts(world);
+    let size = {
+        let board = &world.resource::<Map>().0;
+        (board.width, board.height)
+    };
+    let over = world.resource_scope(|world, mut judge: Mut<Judge>| {
+        world.resource_scope(|world, mut log: Mut<GameLog>| {
+            let turn = world.resource::<TurnState>();
+            judge_field(&mut judge, &mut log, turn, phase, &facts, size, turn_end)
+        })
+    });
+    if over {
+        // The turn stops where it is: no next phase, no next turn.
+        world.resource_mut::<NextState<Phase>>().reset();
+    }
+}
+
+/// Notes the objectives achieved and, once the battle is over, its outcome, each with its
+/// line in the log. True when the battle is over now.
+fn judge_field(
+    j: &mut Judge,
+    log: &mut GameLog,
+    turn: &TurnState,
+    phase: Phase,
+    facts: &[FigureFact],
+    size: (i32, i32),
+    turn_end: bool,
+) -> bool {
+    j.looked = true;
     if turn_end {
-        judge.turn_seen = turn.turn;
+        j.turn_seen = turn.turn;
     }
-    let facts: Vec<FigureFact> = figures.iter().map(fact).collect();
-    let size = (map.0.width, map.0.height);
-    let j = &mut *judge;
     let achieved = j
         .tracker
-        .observe(&j.victory, &facts, size, turn.turn, turn_end);
+        .observe(&j.victory, facts, size, turn.turn, turn_end);
     for i in achieved {
         let o = &j.victory.objectives[i];
         let side = turn.side_name(o.side);
@@ -240,38 +343,38 @@ pub fn judge(
             objective: o.name.clone(),
             points: o.points,
         };
-        log_happening(&mut log, &turn, phase, text, None, what);
+        log_happening(log, turn, phase, text, None, what);
     }
     let last = turn_end && turn.turn >= j.victory.turns;
-    if let Some(out) = j
+    let Some(out) = j
         .tracker
-        .decide(&j.victory, &facts, turn.sides, turn.turn, last)
-    {
-        let who = match out.winner {
-            Some(s) => {
-                let name = turn.side_name(s);
-                let w = crate::rules::words::SideWords(&name);
-                format!("{name} {}", w.verb("wins", "win"))
-            }
-            None => "It is a draw".into(),
-        };
-        let points: Vec<String> = out
-            .points
-            .iter()
-            .enumerate()
-            .map(|(s, p)| format!("{} {p}", turn.side_name(s as u8)))
-            .collect();
-        let text = format!(
-            "The battle is over. {who}: {}. Victory points: {}.",
-            out.reason,
-            points.join(", ")
-        );
-        let what = Happening::BattleOver { winner: out.winner };
-        log_happening(&mut log, &turn, phase, text, None, what);
-        j.outcome = Some(out);
-        // The turn stops where it is: no next phase, no next turn.
-        next.reset();
-    }
+        .decide(&j.victory, facts, turn.sides, turn.turn, last)
+    else {
+        return false;
+    };
+    let who = match out.winner {
+        Some(s) => {
+            let name = turn.side_name(s);
+            let w = crate::rules::words::SideWords(&name);
+            format!("{name} {}", w.verb("wins", "win"))
+        }
+        None => "It is a draw".into(),
+    };
+    let points: Vec<String> = out
+        .points
+        .iter()
+        .enumerate()
+        .map(|(s, p)| format!("{} {p}", turn.side_name(s as u8)))
+        .collect();
+    let text = format!(
+        "The battle is over. {who}: {}. Victory points: {}.",
+        out.reason,
+        points.join(", ")
+    );
+    let what = Happening::BattleOver { winner: out.winner };
+    log_happening(log, turn, phase, text, None, what);
+    j.outcome = Some(out);
+    true
 }
 
 /// An outcome in side names, as `warhorse script --json` and the end screen report it.

@@ -340,16 +340,31 @@ pub struct Fight {
 pub struct FirstHalf {
     /// The side that won the turn's first initiative (D1).
     pub attacker: u8,
-    /// Figure id pairs engaged at the end of the first half-move.
+    /// Figure id pairs engaged at the end of the first half-move, each pair in id order and
+    /// the pairs sorted ([`FirstHalf::new`]).
     pub pairs: Vec<(String, String)>,
 }
 
 impl FirstHalf {
+    /// The first half-move's record: `pairs` put in id order, so that [`FirstHalf::engaged`]
+    /// finds a pair by a binary search (every blow of a melee asks it: a walk of every pair
+    /// made a round cost the square of the figures, issue 33 item 3).
+    pub fn new(attacker: u8, pairs: Vec<(String, String)>) -> FirstHalf {
+        let mut pairs: Vec<(String, String)> = pairs
+            .into_iter()
+            .map(|(a, b)| if a <= b { (a, b) } else { (b, a) })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        FirstHalf { attacker, pairs }
+    }
+
     /// Were `a` and `b` engaged at the end of the first half-move?
     pub fn engaged(&self, a: &str, b: &str) -> bool {
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
         self.pairs
-            .iter()
-            .any(|(x, y)| (x == a && y == b) || (x == b && y == a))
+            .binary_search_by(|(x, y)| (x.as_str(), y.as_str()).cmp(&(lo, hi)))
+            .is_ok()
     }
 }
 

@@ -58,6 +58,29 @@ impl Fight {
         v
     }
 
+    /// Is one of [`Fight::enemies`] of `i` within `r` cells of it and `such`? The rows are
+    /// read outward from `i`'s and the look stops at the first found: the card checks ask
+    /// this for every TAC card of every hand.
+    pub fn any_enemy_within(&self, i: usize, r: i32, such: impl Fn(usize) -> bool) -> bool {
+        let idx = self.near_index();
+        let g = self.grid();
+        let c = self.fighters[i].cell;
+        (0..=r)
+            .flat_map(|k| {
+                [c.y - k, c.y + k]
+                    .into_iter()
+                    .take(if k == 0 { 1 } else { 2 })
+            })
+            .any(|y| {
+                let lo = idx.partition_point(|&e| e < (y, c.x - r - 1, 0));
+                let hi = idx.partition_point(|&e| e <= (y, c.x + r + 1, u32::MAX));
+                idx[lo..hi].iter().any(|&(ey, ex, j)| {
+                    let j = j as usize;
+                    g.distance(c, Cell::new(ex, ey)) <= r && self.is_enemy(i, j) && such(j)
+                })
+            })
+    }
+
     /// [`Fight::enemies`] of `i` within `r` cells of it, in index order: the same figures as
     /// `enemies(i).filter(|&j| distance(i, j) <= r)`.
     pub fn enemies_within(&self, i: usize, r: i32) -> Vec<usize> {
@@ -148,10 +171,88 @@ mod tests {
     use crate::rules::grid::{Dir, GridKind};
     use crate::rules::melee::testkit;
 
+    /// A fight of footmen on a `w` × `h` board, one at each `(x, y, side)`.
+    fn footmen(grid: GridKind, w: i32, h: i32, at: &[(i32, i32, u8)]) -> Fight {
+        let r = testkit::destrier();
+        let groups = at
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, y, side))| {
+                let id = format!("f{k:02}");
+                testkit::figures(&r, &id, "footman", side, Cell::new(x, y), Dir(2))
+            })
+            .collect();
+        testkit::fight(testkit::board(grid, w, h), groups, &[])
+    }
+
+    /// `n` cells of a `w` × `h` board with a side each, from a fixed seed.
+    fn scatter(mut seed: u32, n: usize, w: u32, h: u32) -> Vec<(i32, i32, u8)> {
+        (0..n)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                (
+                    ((seed >> 8) % w) as i32,
+                    ((seed >> 16) % h) as i32,
+                    (seed >> 4) as u8 & 1,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_enemy_within_reach_is_found_as_a_walk_of_every_enemy_finds_it() {
+        for grid in [GridKind::Square, GridKind::Hex] {
+            let mut at = vec![(5, 5, 0), (6, 5, 1), (5, 9, 1), (1, 1, 0)];
+            at.extend(scatter(11, 25, 16, 14));
+            let fight = footmen(grid, 16, 14, &at);
+            let mut found = 0;
+            for i in 0..fight.fighters.len() {
+                for reach in 0..6 {
+                    let walked = fight.enemies(i).any(|j| fight.distance(i, j) <= reach);
+                    assert_eq!(
+                        fight.any_enemy_within(i, reach, |_| true),
+                        walked,
+                        "{grid:?} {i} {reach}"
+                    );
+                    let touching = fight.enemies(i).any(|j| fight.in_contact(i, j));
+                    let near = fight.any_enemy_within(i, 1, |j| fight.in_contact(i, j));
+                    assert_eq!(near, touching, "{grid:?} {i}");
+                    found += usize::from(walked);
+                }
+            }
+            assert!(found > 0, "some enemy was within reach");
+        }
+    }
+
+    #[test]
+    fn the_nearest_enemy_by_centre_is_the_one_a_walk_of_every_enemy_finds() {
+        // From (0, 0) on squares the enemy 3 cells off on the diagonal is the nearest by
+        // cells, but the one 4 cells off in a straight line has the nearer centre (4 against
+        // 4.24): the search must look past the first ring it finds an enemy in.
+        for grid in [GridKind::Square, GridKind::Hex] {
+            let mut at = vec![(0, 0, 0), (3, 3, 1), (4, 0, 1), (0, 4, 1), (9, 9, 0)];
+            at.extend(scatter(7, 30, 24, 20));
+            let fight = footmen(grid, 24, 20, &at);
+            for i in 0..fight.fighters.len() {
+                let c = fight.fighters[i].cell;
+                let walked = fight.enemies(i).min_by_key(|&j| {
+                    (
+                        fight.far(c, fight.fighters[j].cell),
+                        fight.fighters[j].id.clone(),
+                    )
+                });
+                assert_eq!(
+                    crate::rules::melee::moves::nearest(&fight, i),
+                    walked,
+                    "{grid:?}, fighter {i} at {c:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_sum_of_distances_to_every_enemy_is_the_same_worked_out_at_once_or_added_up() {
         for grid in [GridKind::Square, GridKind::Hex] {
-            let r = testkit::destrier();
             let at = [
                 (1, 1, 0),
                 (7, 2, 0),
@@ -160,15 +261,7 @@ mod tests {
                 (4, 3, 1),
                 (0, 6, 0),
             ];
-            let groups = at
-                .iter()
-                .enumerate()
-                .map(|(k, &(x, y, side))| {
-                    let id = format!("f{k}");
-                    testkit::figures(&r, &id, "footman", side, Cell::new(x, y), Dir(2))
-                })
-                .collect();
-            let fight = testkit::fight(testkit::board(grid, 9, 7), groups, &[]);
+            let fight = footmen(grid, 9, 7, &at);
             for i in 0..fight.fighters.len() {
                 let sum = fight.far_from_enemies(i);
                 for c in fight.board.cells() {

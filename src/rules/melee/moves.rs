@@ -263,14 +263,22 @@ pub fn horse_ok(sit: &Situation, i: usize, h: &HorseCard) -> Result<(), Ineligib
 }
 
 /// The nearest enemy of `i` (by centre distance, then id).
+///
+/// Read from the enemies within twice the nearest one's grid distance `d`: that one's centre
+/// lies at most `√2·d` away on squares (`d` on hexes), and a centre that near is at most as
+/// many cells off on squares (`2/√3` of it on hexes), so no nearer centre lies outside.
 pub fn nearest(fight: &Fight, i: usize) -> Option<usize> {
     let c = fight.fighters[i].cell;
-    fight.enemies(i).min_by_key(|&j| {
-        (
-            fight.far(c, fight.fighters[j].cell),
-            fight.fighters[j].id.clone(),
-        )
-    })
+    let d = fight.nearest_enemy_distance(i)?;
+    fight
+        .enemies_within(i, 2 * d.max(1))
+        .into_iter()
+        .min_by_key(|&j| {
+            (
+                fight.far(c, fight.fighters[j].cell),
+                fight.fighters[j].id.as_str(),
+            )
+        })
 }
 
 /// C8 with seed 004's rate: may steed `h` at speed turn to `facing` having run `run` cells

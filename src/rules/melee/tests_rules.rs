@@ -161,10 +161,7 @@ fn d6_a_melee_joined_in_the_first_half_move_keeps_the_first_initiatives_attacker
     f.attacker = 1;
     let (a, b, c, d) = (ix(&f, "a"), ix(&f, "b"), ix(&f, "c"), ix(&f, "d"));
     assert!(!tmm_attacker(&f, a, b) && tmm_attacker(&f, b, a));
-    f.first_half = Some(FirstHalf {
-        attacker: 0,
-        pairs: vec![("b".into(), "a".into())],
-    });
+    f.first_half = Some(FirstHalf::new(0, vec![("b".into(), "a".into())]));
     assert!(tmm_attacker(&f, a, b) && !tmm_attacker(&f, b, a));
     // c and d met in the second half-move: the last initiative's winner attacks.
     assert!(!tmm_attacker(&f, c, d) && tmm_attacker(&f, d, c));

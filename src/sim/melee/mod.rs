@@ -262,7 +262,7 @@ pub fn note_first_half(world: &mut World) {
         }
     }
     world.resource_mut::<MeleeState>().first_half =
-        Some((turn.turn, FirstHalf { attacker, pairs }));
+        Some((turn.turn, FirstHalf::new(attacker, pairs)));
 }
 
 /// Writes the fight back to the figures: cells, facings, blows, body, conditions, combat

@@ -360,11 +360,11 @@ fn fill(fv: &mut FigView, row: &Row, world: &World, rules: &Ruleset) {
 /// Sets each unit's members (indices into `figs`, which is sorted by id) and each figure's
 /// unit, reusing `groups`' memory. A figure listed in two units belongs to the later one.
 fn link_groups(groups: &mut Vec<GroupView>, figs: &mut [FigView], units: &Groups) {
-    groups.truncate(units.0.len());
+    groups.truncate(units.all().len());
     for f in figs.iter_mut() {
         f.group = None;
     }
-    for (gi, g) in units.0.iter().enumerate() {
+    for (gi, g) in units.all().iter().enumerate() {
         if gi == groups.len() {
             groups.push(GroupView {
                 name: String::new(),

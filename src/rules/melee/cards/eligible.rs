@@ -44,13 +44,12 @@ pub(super) fn tac_ok(t: TacCard, i: usize, sit: &Situation) -> Result<(), Inelig
         );
     }
     if !sit.tac_phase {
-        let in_contact = fight
-            .enemies_within(i, 1)
-            .into_iter()
-            .any(|j| fight.in_contact(i, j));
-        let near = fight
-            .nearest_enemy_distance(i)
-            .is_some_and(|d| d - 1 <= seed::JOIN_MELEE);
+        // Only the enemies a 3" move could join are looked at (the nearest at most
+        // JOIN_MELEE + 1 cells off), up to the first found: a search that widened until it
+        // found someone read the whole fight for a figure whose enemies had all fallen
+        // (issue 33, item 3).
+        let in_contact = fight.any_enemy_within(i, 1, |j| fight.in_contact(i, j));
+        let near = in_contact || fight.any_enemy_within(i, seed::JOIN_MELEE + 1, |_| true);
         if me.state.fresh_contact {
             if me.state.moved_against && !matches!(t, Retreat | RunAway | StandGround) {
                 return no(
