@@ -6,7 +6,7 @@
 //! would only import each other if split.
 
 use super::tables::{Kind, Profile, Tables, WeaponStats, seed};
-use crate::rules::board::Board;
+use crate::rules::board::{Board, Occupant, SHARED};
 use crate::rules::gait::Gait;
 use crate::rules::grid::{Cell, Dir, GridKind, StandShape, StandSide};
 use crate::rules::mp::Mp;
@@ -568,14 +568,12 @@ impl Fight {
             && self.board.occupant_at(c) == 0
     }
 
-    /// Moves a figure (with its rider or mount) to `to`, keeping the board's occupancy.
+    /// Moves a figure (with its rider or mount) to `to`, keeping the board's occupancy. A
+    /// cell that two sides shared ([`SHARED`], R4, C4) keeps the side still standing in it
+    /// when one leaves; a cell entered where another side stands becomes shared.
     pub fn place(&mut self, i: usize, to: Cell, facing: Dir) {
         let from = self.fighters[i].cell;
         let side = self.fighters[i].side;
-        if self.board.contains(from) {
-            let k = self.board.index(from);
-            self.board.occupant[k] = 0;
-        }
         let partner = self.fighters[i].mount.or(self.fighters[i].rider);
         for j in std::iter::once(i).chain(partner) {
             let old = self.fighters[j].cell;
@@ -583,10 +581,36 @@ impl Fight {
             self.fighters[j].cell = to;
             self.fighters[j].facing = facing;
         }
+        if self.board.contains(from) && from != to {
+            let k = self.board.index(from);
+            self.board.occupant[k] = if self.board.occupant[k] == SHARED {
+                self.standing_in(from)
+            } else {
+                0
+            };
+        }
         if self.board.contains(to) {
             let k = self.board.index(to);
-            self.board.occupant[k] = side + 1;
+            let here = self.board.occupant[k];
+            self.board.occupant[k] = if here == 0 || here == side + 1 {
+                side + 1
+            } else {
+                SHARED
+            };
         }
+    }
+
+    /// Who stands in `c` by the fighters there: nobody (0), one side (its number + 1), or
+    /// [`SHARED`].
+    fn standing_in(&self, c: Cell) -> Occupant {
+        self.fighters_within(c, 0)
+            .into_iter()
+            .map(|j| &self.fighters[j])
+            .fold(0, |o, f| match o {
+                0 => f.side + 1,
+                o if o == f.side + 1 => o,
+                _ => SHARED,
+            })
     }
 
     /// The direction a figure dodges or is pushed: left is its shield side, right its sword

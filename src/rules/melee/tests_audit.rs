@@ -200,3 +200,44 @@ fn the_log_says_why_a_blow_is_lost() {
         "{text}"
     );
 }
+
+/// R4, C4: a figure may end in a cell where an enemy stands (a horse down in the cell of the
+/// enemy it bashed), and the board holds such a cell as shared by both sides. When one of them
+/// leaves it in the melee (a dodge, a push, a MOVE), the other still stands there: the cell
+/// is not free for a third figure to enter. A cell entered where another side stands is
+/// shared in turn.
+#[test]
+fn r4_a_shared_cell_keeps_the_side_still_in_it_when_one_fighter_leaves() {
+    use crate::rules::board::SHARED;
+    let r = destrier();
+    let here = Cell::new(5, 5);
+    let mut f = fight(
+        board(GridKind::Square, 12, 12),
+        vec![
+            figures(&r, "a", "footman", 0, here, Dir(2)),
+            figures(&r, "b", "footman", 1, here, Dir(6)),
+            figures(&r, "c", "footman", 1, Cell::new(8, 5), Dir(6)),
+        ],
+        &[],
+    );
+    let k = f.board.index(here);
+    f.board.occupant[k] = SHARED;
+    let a = ix(&f, "a");
+    f.place(a, Cell::new(4, 5), Dir(2));
+    assert_eq!(f.board.occupant[k], 2, "b (side 1) still stands there");
+    assert!(!f.free(here, false), "no third figure may enter it");
+    assert_eq!(f.board.occupant_at(Cell::new(4, 5)), 1);
+    // c walks into a's new cell: both sides stand there now.
+    let c = ix(&f, "c");
+    f.place(c, Cell::new(4, 5), Dir(6));
+    assert_eq!(f.board.occupant_at(Cell::new(4, 5)), SHARED);
+    assert_eq!(
+        f.board.occupant_at(Cell::new(8, 5)),
+        0,
+        "c left its cell empty"
+    );
+    // b leaves the first cell: nobody is left in it.
+    let b = ix(&f, "b");
+    f.place(b, Cell::new(5, 7), Dir(6));
+    assert_eq!(f.board.occupant[k], 0);
+}
