@@ -45,10 +45,7 @@ impl Fight {
         let g = self.grid();
         let mut v = Vec::new();
         for y in c.y - r..=c.y + r {
-            // The same box as `Fight::enemies_near` (a hex row's columns shift by half a cell).
-            let lo = idx.partition_point(|&e| e < (y, c.x - r - 1, 0));
-            let hi = idx.partition_point(|&e| e <= (y, c.x + r + 1, u32::MAX));
-            for &(ey, ex, j) in &idx[lo..hi] {
+            for &(ey, ex, j) in row_box(idx, y, c.x, r) {
                 if g.distance(c, Cell::new(ex, ey)) <= r {
                     v.push(j as usize);
                 }
@@ -72,9 +69,7 @@ impl Fight {
                     .take(if k == 0 { 1 } else { 2 })
             })
             .any(|y| {
-                let lo = idx.partition_point(|&e| e < (y, c.x - r - 1, 0));
-                let hi = idx.partition_point(|&e| e <= (y, c.x + r + 1, u32::MAX));
-                idx[lo..hi].iter().any(|&(ey, ex, j)| {
+                row_box(idx, y, c.x, r).iter().any(|&(ey, ex, j)| {
                     let j = j as usize;
                     g.distance(c, Cell::new(ex, ey)) <= r && self.is_enemy(i, j) && such(j)
                 })
@@ -128,6 +123,14 @@ impl Fight {
     pub fn far_from_enemies(&self, i: usize) -> DistanceSum {
         DistanceSum::new(self, i)
     }
+}
+
+/// The fighters of row `y` of the sorted index within `r` columns of `x`, and one more each
+/// way: the same box as `Fight::enemies_near` (a hex row's columns shift by half a cell).
+fn row_box(idx: &[(i32, i32, u32)], y: i32, x: i32, r: i32) -> &[(i32, i32, u32)] {
+    let lo = idx.partition_point(|&e| e < (y, x - r - 1, 0));
+    let hi = idx.partition_point(|&e| e <= (y, x + r + 1, u32::MAX));
+    &idx[lo..hi]
 }
 
 /// The sum of [`Fight::far`] from a cell to every enemy of a retreating figure (RETREAT's
