@@ -587,7 +587,7 @@ impl Game {
         if self.still_choosing_after(order) {
             // The frame the rules would run now does nothing: the melee waits (`progress`
             // returns at once), nobody was hurt for the judge to see, and no phase changes.
-            // Four in five orders of a big melee are such choices, played once in the game
+            // Almost every order of a big melee is such a choice, played once in the game
             // and once in each side's own (issue 33, item 3). The tests run the frame anyway
             // and check it wrote nothing.
             if cfg!(debug_assertions) {
