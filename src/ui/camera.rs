@@ -1,11 +1,13 @@
 //! The map camera: fits the whole map when a level loads and refits on `F` or `Home`; pans
 //! with a mouse drag or the arrow / WASD keys and zooms with the wheel about the cursor, both
-//! by `bevy_pancam`; zooms with `+` / `-`. Ours are the fit, the keys' zoom, and the rule that
+//! by `bevy_pancam`; zooms with `+` / `-` (the keys are the player's, `settings::keymap`).
+//! Ours are the fit, the keys' zoom, and the rule that
 //! the map does not move for the panels: the wheel over a panel scrolls the panel and a drag
 //! begun on one moves the window, never the map (issue 11 item 6).
 
 use super::layout::MapLayout;
-use bevy::input::common_conditions::input_just_pressed;
+use super::settings::game_keys::{GameKeys, command_given};
+use super::settings::keymap::Command;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
@@ -38,11 +40,11 @@ impl Plugin for CameraPlugin {
                 (
                     fit_camera.run_if(
                         resource_exists_and_changed::<MapLayout>
-                            .or_else(input_just_pressed(KeyCode::KeyF))
-                            .or_else(input_just_pressed(KeyCode::Home)),
+                            .or_else(command_given(Command::FitMap)),
                     ),
                     track_drag,
                     key_zoom,
+                    pan_keys,
                 )
                     .chain()
                     .in_set(super::UiSet::Camera)
@@ -84,7 +86,8 @@ fn spawn_camera(mut commands: Commands) {
         MapCamera,
         PanCam {
             grab_buttons: PAN_BUTTONS.to_vec(),
-            move_keys: DirectionKeys::arrows_and_wasd(),
+            // The player's keys come with the first frame (`pan_keys`).
+            move_keys: DirectionKeys::NONE,
             speed: KEY_PAN_SPEED,
             zoom_to_cursor: true,
             min_scale: MIN_SCALE,
@@ -165,24 +168,42 @@ fn track_drag(
     }
 }
 
-/// `+` and `-` zoom about the middle of the window.
+/// The zoom keys (`+` and `-` unless the player changed them) zoom about the middle of the
+/// window while held.
 fn key_zoom(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: GameKeys,
     time: Res<Time>,
     camera: Single<(&mut Projection, &PanCam), With<MapCamera>>,
 ) {
+    let zoom = f32::from(u8::from(keys.held(Command::ZoomOut)))
+        - f32::from(u8::from(keys.held(Command::ZoomIn)));
+    if zoom == 0.0 {
+        return;
+    }
     let (mut proj, pan) = camera.into_inner();
     let Some(o) = ortho(&mut proj) else { return };
-    let axis = |neg: [KeyCode; 2], pos: [KeyCode; 2]| {
-        f32::from(u8::from(keys.any_pressed(pos))) - f32::from(u8::from(keys.any_pressed(neg)))
+    let factor = (1.0 + zoom * 2.0 * time.delta_secs()).max(0.1);
+    o.scale = (o.scale * factor).clamp(pan.min_scale, pan.max_scale.max(pan.min_scale));
+}
+
+/// Gives bevy_pancam the player's pan keys, and none while the keyboard is not the game's
+/// (a text field has it, or the settings wait for a key to bind).
+fn pan_keys(keys: GameKeys, mut cameras: Query<&mut PanCam, With<MapCamera>>) {
+    let wanted = if keys.live().is_some() {
+        let map = keys.map();
+        DirectionKeys {
+            up: map.plain_keys(Command::PanUp),
+            down: map.plain_keys(Command::PanDown),
+            left: map.plain_keys(Command::PanLeft),
+            right: map.plain_keys(Command::PanRight),
+        }
+    } else {
+        DirectionKeys::NONE
     };
-    let zoom = axis(
-        [KeyCode::Equal, KeyCode::NumpadAdd],
-        [KeyCode::Minus, KeyCode::NumpadSubtract],
-    );
-    if zoom != 0.0 {
-        let factor = (1.0 + zoom * 2.0 * time.delta_secs()).max(0.1);
-        o.scale = (o.scale * factor).clamp(pan.min_scale, pan.max_scale.max(pan.min_scale));
+    for mut pan in &mut cameras {
+        if pan.move_keys != wanted {
+            pan.move_keys = wanted.clone();
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use super::{UiSet, Z_COUNTERS};
 use crate::rules::grid::Cell;
 use crate::sim::components::{Body, Conditions, FigureId, Position};
 use crate::sim::log::{Happening, LogEntry};
+use crate::ui::settings::game_keys::GameKeys;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -281,14 +282,14 @@ type FloaterParts<'a> = (
 fn animate(
     mut commands: Commands,
     time: Res<Time>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    keys: GameKeys,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     layout: Option<Res<MapLayout>>,
     settings: Option<Res<Settings>>,
     mut playing: ResMut<EffectsPlaying>,
     mut floaters: Query<FloaterParts>,
 ) {
-    let skip = super::motion::skip_pressed(keys.as_deref(), buttons.as_deref());
+    let skip = super::motion::skip_pressed(&keys, buttons.as_deref());
     let cell = layout.map_or(64.0, |l| l.cell);
     let secs = settings.map_or(EFFECT_SECS, |s| s.pace.effect_secs());
     let dt = time.delta_secs();

@@ -8,6 +8,8 @@
 //! **Space** or a click ends every slide at once.
 
 use super::settings::Pace;
+use crate::ui::settings::game_keys::GameKeys;
+use crate::ui::settings::keymap::Command;
 use bevy::prelude::*;
 
 /// Seconds a counter takes to cross one cell at `pace`.
@@ -156,13 +158,10 @@ pub fn slide_along(
     })
 }
 
-/// Space or a left click this frame: what ends the slides and the effects on the map at once.
-pub fn skip_pressed(
-    keys: Option<&ButtonInput<KeyCode>>,
-    buttons: Option<&ButtonInput<MouseButton>>,
-) -> bool {
-    keys.is_some_and(|k| k.just_pressed(KeyCode::Space))
-        || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left))
+/// The fast-forward key (Space unless the player changed it) or a left click this frame:
+/// what ends the slides and the effects on the map at once.
+pub fn skip_pressed(keys: &GameKeys, buttons: Option<&ButtonInput<MouseButton>>) -> bool {
+    keys.just(Command::FastForward) || buttons.is_some_and(|b| b.just_pressed(MouseButton::Left))
 }
 
 /// Puts a counter's front marker `radius` out from its centre towards the facing `angle`,
@@ -177,12 +176,12 @@ pub fn place_front(tf: &mut Transform, angle: f32, radius: f32) {
 pub fn slide_counters(
     mut commands: Commands,
     time: Res<Time>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    keys: GameKeys,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     mut slides: Query<(Entity, &mut Slide, &mut Transform)>,
     mut fronts: Query<&mut Transform, Without<Slide>>,
 ) {
-    let skip = skip_pressed(keys.as_deref(), buttons.as_deref());
+    let skip = skip_pressed(&keys, buttons.as_deref());
     let dt = time.delta_secs();
     for (e, mut s, mut tf) in &mut slides {
         // The click that gave the order starts its slide: only a later press skips it.

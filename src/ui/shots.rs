@@ -7,6 +7,7 @@ use super::layout::MapLayout;
 use super::settings::Pace;
 use crate::rules::grid::Cell;
 use crate::sim::log::{Happening, LogEntry};
+use crate::ui::settings::game_keys::GameKeys;
 use bevy::prelude::*;
 
 /// An arrow on its way from `from` to `to` (world positions), `age` seconds into `secs`.
@@ -71,11 +72,11 @@ pub fn arrow_sprite(image: Handle<Image>, shot: &Shot, cell: f32) -> (Sprite, Tr
 pub fn fly_shots(
     mut commands: Commands,
     time: Res<Time>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    keys: GameKeys,
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     mut shots: Query<(Entity, &mut Shot, &mut Transform)>,
 ) {
-    let skip = super::motion::skip_pressed(keys.as_deref(), buttons.as_deref());
+    let skip = super::motion::skip_pressed(&keys, buttons.as_deref());
     for (e, mut s, mut tf) in &mut shots {
         let started = s.age > 0.0;
         s.age += time.delta_secs();

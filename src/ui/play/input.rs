@@ -10,7 +10,8 @@ use crate::rules::movement::Hand;
 use crate::ui::UiSet;
 use crate::ui::camera::{CameraDrag, MapCamera, fit_view};
 use crate::ui::layout::{MapLayout, facing_vector};
-use bevy::input::common_conditions::input_just_pressed;
+use crate::ui::settings::game_keys::{GameKeys, command_given};
+use crate::ui::settings::keymap::{Command, Keymap};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::EguiWantsInput;
@@ -33,8 +34,7 @@ impl Plugin for InputPlugin {
             fit_free_area.after(UiSet::Camera).run_if(
                 resource_changed::<UiRects>
                     .or_else(resource_exists_and_changed::<MapLayout>)
-                    .or_else(input_just_pressed(KeyCode::KeyF))
-                    .or_else(input_just_pressed(KeyCode::Home)),
+                    .or_else(command_given(Command::FitMap)),
             ),
         );
     }
@@ -90,64 +90,48 @@ fn map_clicks(
     }
 }
 
-/// The keyboard shortcuts (see the module docs of [`crate::ui::play`]).
-pub fn key_action(keys: &ButtonInput<KeyCode>) -> Vec<PlayAction> {
-    // A quick chord can press and release Ctrl within one frame.
-    let ctrls = [KeyCode::ControlLeft, KeyCode::ControlRight];
-    let ctrl = keys.any_pressed(ctrls) || keys.any_just_released(ctrls);
-    let mut out = Vec::new();
-    let gaits = [
-        (KeyCode::Digit1, Gait::Walk),
-        (KeyCode::Digit2, Gait::Trot),
-        (KeyCode::Digit3, Gait::Canter),
-        (KeyCode::Digit4, Gait::Gallop),
-        (KeyCode::Digit5, Gait::Halt),
+/// The play commands given this frame, as actions, read with the player's keymap.
+pub fn key_action(map: &Keymap, keys: &ButtonInput<KeyCode>) -> Vec<PlayAction> {
+    use Command as C;
+    let given: [(Command, PlayAction); 16] = [
+        (C::Walk, PlayAction::Gait(Gait::Walk)),
+        (C::Trot, PlayAction::Gait(Gait::Trot)),
+        (C::Canter, PlayAction::Gait(Gait::Canter)),
+        (C::Gallop, PlayAction::Gait(Gait::Gallop)),
+        (C::Halt, PlayAction::Gait(Gait::Halt)),
+        (C::PivotLeft, PlayAction::Pivot(Hand::Left)),
+        (C::PivotRight, PlayAction::Pivot(Hand::Right)),
+        (C::BackUp, PlayAction::BackUp),
+        (C::MountOrDismount, PlayAction::MountOrDismount),
+        (C::EndSide, PlayAction::EndSide),
+        (C::Undo, PlayAction::Undo),
+        (C::FacingPrevious, PlayAction::CycleFacing(-1)),
+        (C::FacingNext, PlayAction::CycleFacing(1)),
+        (C::Explain, PlayAction::Explain),
+        (C::Lead, PlayAction::Lead),
+        (C::FastForward, PlayAction::FastForward),
     ];
-    for (k, g) in gaits {
-        if keys.just_pressed(k) {
-            out.push(PlayAction::Gait(g));
-        }
+    let mut out: Vec<PlayAction> = given
+        .into_iter()
+        .filter(|(c, _)| map.just_pressed(*c, keys))
+        .map(|(_, a)| a)
+        .collect();
+    // Esc is no command (see `settings::keymap`): it cancels whatever the keymap says.
+    if keys.just_pressed(KeyCode::Escape) {
+        out.push(PlayAction::Cancel);
     }
-    let simple = [
-        (KeyCode::BracketLeft, PlayAction::Pivot(Hand::Left)),
-        (KeyCode::BracketRight, PlayAction::Pivot(Hand::Right)),
-        (KeyCode::KeyB, PlayAction::BackUp),
-        (KeyCode::KeyM, PlayAction::MountOrDismount),
-        (KeyCode::Enter, PlayAction::EndSide),
-        (KeyCode::NumpadEnter, PlayAction::EndSide),
-        (KeyCode::KeyU, PlayAction::Undo),
-        (KeyCode::KeyQ, PlayAction::CycleFacing(-1)),
-        (KeyCode::KeyE, PlayAction::CycleFacing(1)),
-        (KeyCode::Escape, PlayAction::Cancel),
-        (KeyCode::KeyX, PlayAction::Explain),
-        (KeyCode::KeyL, PlayAction::Lead),
-        (KeyCode::Space, PlayAction::FastForward),
-    ];
-    for (k, a) in simple {
-        if keys.just_pressed(k) {
-            out.push(a);
-        }
-    }
-    for (k, a, _) in super::ACTIVITY_KEYS {
-        if keys.just_pressed(k) {
+    for (c, a, _) in super::ACTIVITY_KEYS {
+        if map.just_pressed(c, keys) {
             out.push(PlayAction::Activity(a));
         }
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        out.push(PlayAction::Undo);
     }
     out
 }
 
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    egui: Option<Res<EguiWantsInput>>,
-    mut actions: MessageWriter<PlayAction>,
-) {
-    if egui.is_some_and(|e| e.wants_any_keyboard_input()) {
-        return;
+fn keys(keys: GameKeys, mut actions: MessageWriter<PlayAction>) {
+    if let Some(input) = keys.live() {
+        actions.write_batch(key_action(keys.map(), input));
     }
-    actions.write_batch(key_action(&keys));
 }
 
 fn path_line_width(store: Option<ResMut<GizmoConfigStore>>) {

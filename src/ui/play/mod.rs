@@ -10,12 +10,13 @@
 //! on `MinimalPlugins`); [`PlayPlugin`] adds the mouse, keyboard, egui panels and path
 //! drawing.
 //!
-//! Keys: click a figure to select it, click a highlighted cell to move there along the
-//! previewed path; `Q` / `E` cycle the end facing previewed at the hovered cell; `1`–`5`
-//! gait walk, trot, canter, gallop, halt; `[` / `]` pivot left / right; `B` back up; `M`
-//! mount (then click the steed) or, when mounted, dismount (then click a free neighbouring
-//! cell, or `M` again for the first free one); `Enter` ends the side's half-move; `U` or
-//! `Ctrl+Z` undoes; `Esc` cancels or deselects.
+//! Keys (the standard ones; a player may change them, `settings::keymap`): click a figure to
+//! select it, click a highlighted cell to move there along the previewed path; `Q` / `E`
+//! cycle the end facing previewed at the hovered cell; `1`–`5` gait walk, trot, canter,
+//! gallop, halt; `[` / `]` pivot left / right; `B` back up; `M` mount (then click the steed)
+//! or, when mounted, dismount (then click a free neighbouring cell, or `M` again for the
+//! first free one); `Enter` ends the side's half-move; `U` or `Ctrl+Z` undoes; `Esc` cancels
+//! or deselects.
 
 pub mod actions;
 pub mod card;
@@ -30,6 +31,7 @@ use crate::rules::grid::Cell;
 use crate::rules::movement::Hand;
 use crate::ui::UiSet;
 use crate::ui::bridge::{self, BridgePlugin};
+use crate::ui::settings::keymap::Command;
 use bevy::prelude::*;
 
 pub use reach_view::{PathPreview, ReachView};
@@ -125,20 +127,25 @@ pub struct AskFirst {
     pub then: PlayAction,
 }
 
-/// The activities a player starts from the figure panel or a key (D15, R2), with their key
-/// and label. (FiredFirst is not among them: firing first halves the move by itself, D4.)
-pub const ACTIVITY_KEYS: [(KeyCode, crate::rules::ruleset::Activity, &str); 9] = {
+/// The activities a player starts from the figure panel or a key (D15, R2), with their
+/// command (whose key the player may change) and label. (FiredFirst is not among them:
+/// firing first halves the move by itself, D4.)
+pub const ACTIVITY_KEYS: [(Command, crate::rules::ruleset::Activity, &str); 9] = {
     use crate::rules::ruleset::Activity as A;
     [
-        (KeyCode::KeyT, A::StandUp, "T Stand up"),
-        (KeyCode::KeyR, A::ReadyShield, "R Ready shield"),
-        (KeyCode::KeyG, A::DrawWeapon, "G Draw weapon"),
-        (KeyCode::KeyP, A::PickUpItem, "P Pick up item"),
-        (KeyCode::KeyK, A::PickUpComrade, "K Pick up comrade"),
-        (KeyCode::KeyO, A::OpenDoor, "O Open door"),
-        (KeyCode::KeyN, A::UnlockDoor, "N Unlock door"),
-        (KeyCode::KeyY, A::ReadScroll, "Y Read scroll"),
-        (KeyCode::KeyV, A::PickUpAndReady, "V Pick up and ready"),
+        (Command::StandUp, A::StandUp, "Stand up"),
+        (Command::ReadyShield, A::ReadyShield, "Ready shield"),
+        (Command::DrawWeapon, A::DrawWeapon, "Draw weapon"),
+        (Command::PickUpItem, A::PickUpItem, "Pick up item"),
+        (Command::PickUpComrade, A::PickUpComrade, "Pick up comrade"),
+        (Command::OpenDoor, A::OpenDoor, "Open door"),
+        (Command::UnlockDoor, A::UnlockDoor, "Unlock door"),
+        (Command::ReadScroll, A::ReadScroll, "Read scroll"),
+        (
+            Command::PickUpAndReady,
+            A::PickUpAndReady,
+            "Pick up and ready",
+        ),
     ]
 };
 

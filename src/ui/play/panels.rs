@@ -8,6 +8,8 @@ use super::{Feedback, Hover, Mode, PlayAction, Selection};
 use crate::rules::gait::Gait;
 use crate::rules::movement::Hand;
 use crate::ui::bridge::{GameView, Mirror, Mirrors};
+use crate::ui::settings::game_keys::{key_text, keyed, with_key};
+use crate::ui::settings::keymap::Command;
 use crate::ui::settings::{Fractions, Settings};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -217,13 +219,15 @@ pub(super) fn turn_bar(
         let end = ui
             .add_enabled(
                 view.side_to_move.is_some() && lock.is_none(),
-                egui::Button::new(
+                egui::Button::new(with_key(
+                    ui.ctx(),
+                    Command::EndSide,
                     if view.side_to_move.is_some() && !view.phase.is_half_move() {
-                        "End side's turn to act (Enter)"
+                        "End side's turn to act"
                     } else {
-                        "End side's half-move (Enter)"
+                        "End side's half-move"
                     },
-                ),
+                )),
             )
             .on_disabled_hover_text(match lock {
                 _ if view.over.is_some() => "The battle is over.",
@@ -235,7 +239,7 @@ pub(super) fn turn_bar(
         }
         let mut undo = ui.add_enabled(
             view.can_undo && lock.is_none(),
-            egui::Button::new("Undo (U)"),
+            egui::Button::new(with_key(ui.ctx(), Command::Undo, "Undo")),
         );
         if let Some(why) = lock {
             undo = undo.on_disabled_hover_text(why);
@@ -408,43 +412,56 @@ fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
         ui.label("Gait");
         ui.horizontal_wrapped(|ui| {
             let gaits = [
-                Gait::Walk,
-                Gait::Trot,
-                Gait::Canter,
-                Gait::Gallop,
-                Gait::Halt,
+                (Command::Walk, Gait::Walk),
+                (Command::Trot, Gait::Trot),
+                (Command::Canter, Gait::Canter),
+                (Command::Gallop, Gait::Gallop),
+                (Command::Halt, Gait::Halt),
             ];
-            for (i, g) in gaits.into_iter().enumerate() {
-                if ui.button(format!("{} {}", i + 1, g.name())).clicked() {
+            for (c, g) in gaits {
+                if ui.button(keyed(ui.ctx(), c, g.name())).clicked() {
                     out.push(PlayAction::Gait(g));
                 }
             }
         });
     }
     ui.horizontal_wrapped(|ui| {
-        if ui.button("[ Pivot left").clicked() {
+        if ui
+            .button(keyed(ui.ctx(), Command::PivotLeft, "Pivot left"))
+            .clicked()
+        {
             out.push(PlayAction::Pivot(Hand::Left));
         }
-        if ui.button("Pivot right ]").clicked() {
+        if ui
+            .button(keyed(ui.ctx(), Command::PivotRight, "Pivot right"))
+            .clicked()
+        {
             out.push(PlayAction::Pivot(Hand::Right));
         }
-        if mounted && ui.button("B Back up").clicked() {
+        if mounted
+            && ui
+                .button(keyed(ui.ctx(), Command::BackUp, "Back up"))
+                .clicked()
+        {
             out.push(PlayAction::BackUp);
         }
-        let m = if mounted { "M Dismount" } else { "M Mount" };
-        if ui.button(m).clicked() {
+        let m = if mounted { "Dismount" } else { "Mount" };
+        if ui
+            .button(keyed(ui.ctx(), Command::MountOrDismount, m))
+            .clicked()
+        {
             out.push(PlayAction::MountOrDismount);
         }
         if ui
-            .button("L Lead horse")
+            .button(keyed(ui.ctx(), Command::Lead, "Lead horse"))
             .on_hover_text("Take a riderless horse on the lead, or let a led one go (A18)")
             .clicked()
         {
             out.push(PlayAction::Lead);
         }
-        for (_, activity, label) in super::ACTIVITY_KEYS {
+        for (command, activity, label) in super::ACTIVITY_KEYS {
             if ui
-                .button(label)
+                .button(keyed(ui.ctx(), command, label))
                 .on_hover_text("Spend movement on it (D15, R2); the rules say if it may not")
                 .clicked()
             {
@@ -452,7 +469,7 @@ fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
             }
         }
         if ui
-            .button("X Why?")
+            .button(keyed(ui.ctx(), Command::Explain, "Why?"))
             .on_hover_text("What a computer unit rolled and why it acts as it does")
             .clicked()
         {
@@ -463,20 +480,64 @@ fn order_buttons(ui: &mut egui::Ui, mounted: bool, out: &mut Vec<PlayAction>) {
 
 fn keys_help(ui: &mut egui::Ui) {
     egui::CollapsingHeader::new("Keys").show(ui, |ui| {
-        for line in [
-            "Click: select / move along the preview",
-            "Q / E: previous / next end facing",
-            "1-5: walk, trot, canter, gallop, halt",
-            "[ / ]: pivot left / right",
-            "B: back up   M: mount / dismount   L: lead a horse",
-            "T: stand up   R: ready shield   G: draw weapon   P/K: pick up item/comrade",
-            "O/N: open/unlock door   Y: read scroll   V: pick up and ready",
-            "Enter: end side's half-move",
-            "X: why did a computer unit do that?",
-            "Space: fast-forward the computer",
-            "U or Ctrl+Z: undo   Esc: cancel",
-            "Drag, arrows, WASD: pan   wheel, +/-: zoom   F: fit",
-        ] {
+        let ctx = ui.ctx().clone();
+        let k = |c: Command| match key_text(&ctx, c) {
+            t if t.is_empty() => "(no key)".to_string(),
+            t => t,
+        };
+        let activities: Vec<String> = super::ACTIVITY_KEYS
+            .chunks(3)
+            .map(|row| {
+                row.iter()
+                    .map(|(c, _, label)| format!("{}: {}", k(*c), label.to_lowercase()))
+                    .collect::<Vec<_>>()
+                    .join("   ")
+            })
+            .collect();
+        let lines = [
+            "Click: select / move along the preview".to_string(),
+            format!(
+                "{} / {}: previous / next end facing",
+                k(Command::FacingPrevious),
+                k(Command::FacingNext)
+            ),
+            format!(
+                "{} {} {} {} {}: walk, trot, canter, gallop, halt",
+                k(Command::Walk),
+                k(Command::Trot),
+                k(Command::Canter),
+                k(Command::Gallop),
+                k(Command::Halt)
+            ),
+            format!(
+                "{} / {}: pivot left / right",
+                k(Command::PivotLeft),
+                k(Command::PivotRight)
+            ),
+            format!(
+                "{}: back up   {}: mount / dismount   {}: lead a horse",
+                k(Command::BackUp),
+                k(Command::MountOrDismount),
+                k(Command::Lead)
+            ),
+            activities.join("\n"),
+            format!("{}: end side's half-move", k(Command::EndSide)),
+            format!("{}: why did a computer unit do that?", k(Command::Explain)),
+            format!("{}: fast-forward the computer", k(Command::FastForward)),
+            format!("{}: undo   Esc: cancel", k(Command::Undo)),
+            format!(
+                "Drag, {} / {} / {} / {}: pan   wheel, {} / {}: zoom   {}: fit",
+                k(Command::PanUp),
+                k(Command::PanDown),
+                k(Command::PanLeft),
+                k(Command::PanRight),
+                k(Command::ZoomIn),
+                k(Command::ZoomOut),
+                k(Command::FitMap)
+            ),
+            "Keys can be changed in Settings.".to_string(),
+        ];
+        for line in lines {
             ui.label(line);
         }
     });

@@ -11,6 +11,7 @@ use crate::sim::components::{CarriedBy, FigureId, Position, RidingOn};
 use crate::ui::bridge::{ActiveGame, GameView, LoadGame, Mirror, Mirrors, StartGame};
 use crate::ui::counters::CounterOf;
 use crate::ui::settings::Fractions;
+use crate::ui::settings::keymap::{Chord, Command, Keymap};
 
 fn app(seed: u64) -> App {
     let level = default_level().expect("default level");
@@ -48,20 +49,37 @@ fn keys_become_actions() {
     keys.press(KeyCode::Digit2);
     keys.press(KeyCode::BracketRight);
     assert_eq!(
-        key_action(&keys),
+        key_action(Keymap::standard(), &keys),
         vec![PlayAction::Gait(Gait::Trot), PlayAction::Pivot(Hand::Right)]
     );
     let mut keys = ButtonInput::<KeyCode>::default();
     keys.press(KeyCode::ControlLeft);
     keys.press(KeyCode::KeyZ);
-    assert_eq!(key_action(&keys), vec![PlayAction::Undo]);
+    assert_eq!(
+        key_action(Keymap::standard(), &keys),
+        vec![PlayAction::Undo]
+    );
     let mut keys = ButtonInput::<KeyCode>::default();
     keys.press(KeyCode::Enter);
     keys.press(KeyCode::KeyE);
     assert_eq!(
-        key_action(&keys),
+        key_action(Keymap::standard(), &keys),
         vec![PlayAction::EndSide, PlayAction::CycleFacing(1)]
     );
+    // A key the player gave another command does that command, and its old one is gone.
+    let mut mine = Keymap::default();
+    let t = Chord {
+        key: KeyCode::KeyT,
+        ctrl: false,
+    };
+    assert_eq!(mine.bind(Command::Trot, t, true), Some(Command::StandUp));
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::KeyT);
+    keys.press(KeyCode::Digit2);
+    assert_eq!(key_action(&mine, &keys), vec![PlayAction::Gait(Gait::Trot)]);
+    let mut keys = ButtonInput::<KeyCode>::default();
+    keys.press(KeyCode::Escape);
+    assert_eq!(key_action(&mine, &keys), vec![PlayAction::Cancel]);
 }
 
 #[test]

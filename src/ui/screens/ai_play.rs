@@ -19,6 +19,8 @@ use crate::sim::Game;
 use crate::sim::order::Order;
 use crate::ui::bridge::OrderOutcome;
 use crate::ui::play::{OrderLock, PlayAction, Selection};
+use crate::ui::settings::game_keys::with_key;
+use crate::ui::settings::keymap::{Command, Keymap};
 use crate::ui::settings::side_colour32;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -274,7 +276,17 @@ pub fn lock_orders(world: &mut World) {
             } else if joined {
                 format!("{name} {is} played at another machine: wait for its orders.")
             } else {
-                format!("{name} {is} played by the computer: wait, or press Space to fast-forward.")
+                let key = world
+                    .get_resource::<crate::ui::settings::Settings>()
+                    .map_or(Keymap::standard(), |s| &s.keys)
+                    .first(Command::FastForward);
+                if key.is_empty() {
+                    format!("{name} {is} played by the computer: wait, or fast-forward at the top.")
+                } else {
+                    format!(
+                        "{name} {is} played by the computer: wait, or press {key} to fast-forward."
+                    )
+                }
             }
         });
     // A game by email: the other player's orders being shown, or their file awaited.
@@ -402,7 +414,14 @@ pub fn draw_ai(
                             .strong(),
                         );
                         if ui
-                            .add_enabled(!pace.fast, egui::Button::new("Fast-forward (Space)"))
+                            .add_enabled(
+                                !pace.fast,
+                                egui::Button::new(with_key(
+                                    ui.ctx(),
+                                    Command::FastForward,
+                                    "Fast-forward",
+                                )),
+                            )
                             .clicked()
                         {
                             *fast = true;

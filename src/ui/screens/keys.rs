@@ -1,22 +1,63 @@
 //! Every key and mouse action of the window, in one table: the help overlay draws it and the
 //! README's "Playing" section is generated from it (a test keeps the two in step), so a new
-//! binding is documented by adding one line here.
+//! binding is documented by adding one line here. A row whose keys are the player's names
+//! its [`Command`]s and prints their keys from the keymap in force (the README shows the
+//! standard ones).
+
+use crate::ui::settings::keymap::{Command, Keymap};
 
 /// One binding as a player reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Binding {
     /// Where it applies: groups the help overlay's table.
     pub context: &'static str,
-    /// The keys or mouse action, as printed (`F1 or ?`).
-    pub input: &'static str,
+    /// The keys or mouse action.
+    pub input: Input,
     /// What it does.
     pub action: &'static str,
+}
+
+/// The keys of a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Keys or a mouse action the player cannot change, as printed (`Esc`).
+    Fixed(&'static str),
+    /// The keys of these commands, each's joined by " / ", then `also` (" or ?").
+    Keys(&'static [Command], &'static str),
+}
+
+impl Binding {
+    /// The keys as printed with `keymap`: "U or Ctrl+Z"; "(no key)" for a command without.
+    pub fn input_text(&self, keymap: &Keymap) -> String {
+        match self.input {
+            Input::Fixed(s) => s.to_string(),
+            Input::Keys(commands, also) => {
+                let keys: Vec<String> = commands
+                    .iter()
+                    .map(|&c| match keymap.text(c) {
+                        t if t.is_empty() => "(no key)".to_string(),
+                        t => t,
+                    })
+                    .collect();
+                format!("{}{also}", keys.join(" / "))
+            }
+        }
+    }
 }
 
 const fn b(context: &'static str, input: &'static str, action: &'static str) -> Binding {
     Binding {
         context,
-        input,
+        input: Input::Fixed(input),
+        action,
+    }
+}
+
+/// A row whose keys are those of `commands`.
+const fn c(context: &'static str, commands: &'static [Command], action: &'static str) -> Binding {
+    Binding {
+        context,
+        input: Input::Keys(commands, ""),
         action,
     }
 }
@@ -25,10 +66,19 @@ const fn b(context: &'static str, input: &'static str, action: &'static str) -> 
 /// rows are `src/ui/camera.rs`; the play rows are `src/ui/play/`; the rest are the screens'.
 pub const BINDINGS: &[Binding] = &[
     b("Map", "Drag with any mouse button", "Pan the map"),
-    b("Map", "Arrow keys or W A S D", "Pan the map"),
+    c(
+        "Map",
+        &[
+            Command::PanUp,
+            Command::PanDown,
+            Command::PanLeft,
+            Command::PanRight,
+        ],
+        "Pan the map up / down / left / right",
+    ),
     b("Map", "Mouse wheel", "Zoom about the cursor"),
-    b("Map", "+ (=) / -", "Zoom in / out"),
-    b("Map", "F or Home", "Fit the whole map in the window"),
+    c("Map", &[Command::ZoomIn, Command::ZoomOut], "Zoom in / out"),
+    c("Map", &[Command::FitMap], "Fit the whole map in the window"),
     b(
         "Play",
         "Left click on a figure",
@@ -44,41 +94,61 @@ pub const BINDINGS: &[Binding] = &[
         "Left click on a lit cell",
         "Move there along the previewed path",
     ),
-    b(
+    c(
         "Play",
-        "Q / E",
+        &[Command::FacingPrevious, Command::FacingNext],
         "Previous / next end facing at the pointed cell",
     ),
-    b(
+    c(
         "Play",
-        "1 2 3 4 5",
+        &[
+            Command::Walk,
+            Command::Trot,
+            Command::Canter,
+            Command::Gallop,
+            Command::Halt,
+        ],
         "Gait: walk, trot, canter, gallop, halt",
     ),
-    b("Play", "[ / ]", "Pivot left / right in place"),
-    b("Play", "B", "Back up one cell"),
-    b(
+    c(
         "Play",
-        "M",
+        &[Command::PivotLeft, Command::PivotRight],
+        "Pivot left / right in place",
+    ),
+    c("Play", &[Command::BackUp], "Back up one cell"),
+    c(
+        "Play",
+        &[Command::MountOrDismount],
         "Mount (then click the steed) or dismount (then click a free cell, or M again)",
     ),
-    b(
+    c(
         "Play",
-        "L",
+        &[Command::Lead],
         "Lead a riderless horse, or let a led one go (then click the horse)",
     ),
-    b(
+    c(
         "Play",
-        "T R G P K O N Y V",
+        &[
+            Command::StandUp,
+            Command::ReadyShield,
+            Command::DrawWeapon,
+            Command::PickUpItem,
+            Command::PickUpComrade,
+            Command::OpenDoor,
+            Command::UnlockDoor,
+            Command::ReadScroll,
+            Command::PickUpAndReady,
+        ],
         "Activities (D15, R2): stand up, ready shield, draw weapon, pick up an item or a comrade, open or unlock a door, read a scroll, pick up and ready",
     ),
-    b(
+    c(
         "Play",
-        "Enter",
+        &[Command::EndSide],
         "End the side's half-move (asks first while figures have not moved)",
     ),
-    b(
+    c(
         "Play",
-        "U or Ctrl+Z",
+        &[Command::Undo],
         "Undo the last order (back to the last die roll)",
     ),
     b(
@@ -86,25 +156,37 @@ pub const BINDINGS: &[Binding] = &[
         "Esc",
         "Cancel mounting or dismounting, or clear the selection",
     ),
-    b(
+    c(
         "Play",
-        "X",
+        &[Command::Explain],
         "Why? The selected computer unit's risk factor, d6 roll and action",
     ),
-    b("Play", "Space", "Fast-forward the computer's turn"),
+    c(
+        "Play",
+        &[Command::FastForward],
+        "Fast-forward the computer's turn (and skip the effects on the map)",
+    ),
     b(
         "Game",
         "Esc (nothing selected)",
         "Open or close the game menu (closes help, rules or a dialog first)",
     ),
-    b("Game", "F1 or ?", "Show or hide the keys and mouse help"),
-    b("Game", "F2", "Read the rules"),
-    b(
+    Binding {
+        context: "Game",
+        input: Input::Keys(&[Command::Help], " or ?"),
+        action: "Show or hide the keys and mouse help",
+    },
+    c("Game", &[Command::Rules], "Read the rules"),
+    c(
         "Game",
-        "F3",
-        "Settings: pace, UI scale, fullscreen, colours, fractions",
+        &[Command::Settings],
+        "Settings: pace, UI scale, fullscreen, colours, fractions, keys",
     ),
-    b("Game", "Ctrl+S", "Quick save (saves/quicksave.ron)"),
+    c(
+        "Game",
+        &[Command::QuickSave],
+        "Quick save (saves/quicksave.ron)",
+    ),
     b(
         "Cards",
         "Click a card, or 1-9",
@@ -200,7 +282,7 @@ pub fn markdown_table() -> String {
         s.push_str(&format!(
             "| {} | {} | {} |\n",
             k.context,
-            k.input.replace('|', "\\|"),
+            k.input_text(Keymap::standard()).replace('|', "\\|"),
             k.action
         ));
     }
@@ -224,8 +306,28 @@ mod tests {
                 seen.push(k.context);
                 last = k.context;
             }
-            assert!(!k.input.is_empty() && !k.action.is_empty());
+            assert!(!k.input_text(Keymap::standard()).is_empty() && !k.action.is_empty());
         }
+    }
+
+    #[test]
+    fn every_command_is_in_the_help_and_a_changed_key_shows_there() {
+        for command in Command::ALL {
+            assert!(
+                BINDINGS
+                    .iter()
+                    .any(|b| matches!(b.input, Input::Keys(cs, _) if cs.contains(&command))),
+                "{command:?} is in no row"
+            );
+        }
+        let undo = BINDINGS
+            .iter()
+            .find(|b| b.input == Input::Keys(&[Command::Undo], ""))
+            .expect("an undo row");
+        assert_eq!(undo.input_text(Keymap::standard()), "U or Ctrl+Z");
+        let mut mine = Keymap::default();
+        mine.clear(Command::Undo);
+        assert_eq!(undo.input_text(&mine), "(no key)");
     }
 
     #[test]

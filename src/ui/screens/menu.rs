@@ -12,36 +12,38 @@ use super::rules_reader::RulesReader;
 use super::saves::SaveInfo;
 use crate::ui::art::CounterArt;
 use crate::ui::play::Selection;
+use crate::ui::settings::game_keys::{GameKeys, with_key};
+use crate::ui::settings::keymap::Command;
 use crate::ui::settings::side_colour32;
 use bevy::input::keyboard::Key;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiTextureHandle, egui, input::EguiWantsInput};
+use bevy_egui::{EguiContexts, EguiTextureHandle, egui};
 
 /// F1 or ? help, F2 rules, F3 settings, Esc closes the topmost overlay or opens the menu (when no figure
-/// is selected: then Esc is the in-game cancel), Ctrl+S saves. Keys typed into a text field
-/// (a save name, the seed) are egui's, not these.
+/// is selected: then Esc is the in-game cancel), Ctrl+S saves (the F keys and Ctrl+S are the
+/// standard keys of commands the player may change). Keys typed into a text field (a save
+/// name, the seed) are egui's, not these.
 pub fn hotkeys(
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    game_keys: GameKeys,
     logical: Option<Res<ButtonInput<Key>>>,
-    egui_input: Option<Res<EguiWantsInput>>,
     screen: Res<State<Screen>>,
     handover: Res<Handover>,
     selection: Option<Res<Selection>>,
     mut overlays: ResMut<Overlays>,
     mut actions: ResMut<ScreenActions>,
 ) {
-    let Some(keys) = keys else { return };
-    if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) || handover.screen_up() {
+    let Some(keys) = game_keys.live() else { return };
+    if handover.screen_up() {
         return;
     }
     let question = logical.is_some_and(|l| l.just_pressed(Key::Character("?".into())));
-    if keys.just_pressed(KeyCode::F1) || question {
+    if game_keys.just(Command::Help) || question {
         overlays.help = !overlays.help;
     }
-    if keys.just_pressed(KeyCode::F2) {
+    if game_keys.just(Command::Rules) {
         overlays.rules = !overlays.rules;
     }
-    if keys.just_pressed(KeyCode::F3) {
+    if game_keys.just(Command::Settings) {
         overlays.settings = !overlays.settings;
     }
     let playing = *screen.get() == Screen::Playing;
@@ -59,8 +61,7 @@ pub fn hotkeys(
             overlays.menu = !overlays.menu;
         }
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if playing && ctrl && keys.just_pressed(KeyCode::KeyS) {
+    if playing && game_keys.just(Command::QuickSave) {
         actions.0.push(ScreenAction::QuickSave);
     }
 }
@@ -187,17 +188,17 @@ pub fn menu_ui(
                 if wide(ui, "Load…") {
                     action = Some(ScreenAction::OpenLoad);
                 }
-                if wide(ui, "Rules (F2)") {
+                if wide(ui, &with_key(ui.ctx(), Command::Rules, "Rules")) {
                     overlays.rules = true;
                     // Opened from the menu, it is what the player wants to read: the menu
                     // closes rather than cover it.
                     overlays.menu = false;
                 }
-                if wide(ui, "Help (F1)") {
+                if wide(ui, &with_key(ui.ctx(), Command::Help, "Help")) {
                     overlays.help = true;
                     overlays.menu = false;
                 }
-                if wide(ui, "Settings (F3)") {
+                if wide(ui, &with_key(ui.ctx(), Command::Settings, "Settings")) {
                     overlays.settings = true;
                     overlays.menu = false;
                 }
@@ -368,7 +369,13 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool, legend: &[Legend]) {
             ui.add_space(6.0);
             ui.horizontal(|ui| {
                 close = ui.button("Close").clicked();
-                ui.label(egui::RichText::new("F1, ? or Esc closes this too.").weak());
+                let help = crate::ui::settings::game_keys::key_text(ui.ctx(), Command::Help);
+                let keys = if help.is_empty() {
+                    "? or Esc".to_string()
+                } else {
+                    format!("{help}, ? or Esc")
+                };
+                ui.label(egui::RichText::new(format!("{keys} closes this too.")).weak());
             });
         });
     if close {
@@ -432,6 +439,7 @@ pub const COUNTER_PARTS: [&str; 5] = [
 ];
 
 fn help_group(ui: &mut egui::Ui, group: &str) {
+    let keymap = crate::ui::settings::game_keys::keymap_of(ui.ctx());
     ui.add_space(4.0);
     ui.strong(group);
     egui::Grid::new(("help", group))
@@ -440,7 +448,7 @@ fn help_group(ui: &mut egui::Ui, group: &str) {
         .striped(true)
         .show(ui, |ui| {
             for b in BINDINGS.iter().filter(|b| b.context == group) {
-                ui.label(egui::RichText::new(b.input).monospace());
+                ui.label(egui::RichText::new(b.input_text(&keymap)).monospace());
                 // Long descriptions wrap, so the two columns fit a 1280-wide window.
                 ui.scope(|ui| {
                     ui.set_max_width(300.0);

@@ -100,6 +100,15 @@ mod tests {
             palette: Palette::ColourBlindSafe,
             fractions: Fractions::Decimal,
             volume: 0.25,
+            keys: {
+                let mut keys = super::super::keymap::Keymap::default();
+                let chord = super::super::keymap::Chord {
+                    key: bevy::input::keyboard::KeyCode::KeyJ,
+                    ctrl: true,
+                };
+                keys.bind(super::super::keymap::Command::Undo, chord, true);
+                keys
+            },
         };
         save(&path, &mine).unwrap();
         assert_eq!(load(&path), (mine, None));

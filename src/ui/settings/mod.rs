@@ -3,9 +3,13 @@
 //! user's configuration folder when the window opens ([`file`]), edited on the settings
 //! screen ([`screen`]: Esc menu or start screen, or F3), saved at once when changed, and
 //! applied where they matter: egui's zoom and the side colours here, the computer's pace in
-//! `screens::ai_play`, the effects' time in `effects`, the counters' colours in `counters`.
+//! `screens::ai_play`, the effects' time in `effects`, the counters' colours in `counters`,
+//! the keys ([`keymap`]) wherever a system reads [`game_keys::GameKeys`].
 
 pub mod file;
+pub mod game_keys;
+pub mod keymap;
+pub mod keys_screen;
 pub mod model;
 pub mod screen;
 
@@ -60,6 +64,7 @@ impl Plugin for SettingsPlugin {
                 path: self.path.clone(),
                 problem,
             })
+            .init_resource::<game_keys::KeyCapture>()
             .add_systems(Update, (save_changes, apply_window))
             .add_systems(EguiPrimaryContextPass, apply_to_egui);
     }
@@ -106,6 +111,7 @@ fn apply_window(settings: Res<Settings>, mut windows: Query<&mut Window, With<Pr
 pub fn apply_to_egui(mut contexts: EguiContexts, settings: Res<Settings>) -> Result {
     let ctx = contexts.ctx_mut()?;
     set_palette(ctx, settings.palette);
+    game_keys::set_keymap(ctx, &settings.keys);
     if ctx.data(|d| d.get_temp::<bool>(fonts_id())).is_none() {
         ctx.set_fonts(fonts_with_arrows());
         ctx.data_mut(|d| d.insert_temp(fonts_id(), true));

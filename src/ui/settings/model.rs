@@ -23,6 +23,8 @@ pub struct Settings {
     /// The sounds' loudness, 0 (silent) to 1 (as the files are); heard only in a build with
     /// the `sound` feature (`ui::sound`).
     pub volume: f32,
+    /// The keys of the map's, the board's and the game's commands.
+    pub keys: super::keymap::Keymap,
 }
 
 impl Default for Settings {
@@ -34,6 +36,7 @@ impl Default for Settings {
             palette: Palette::Standard,
             fractions: Fractions::Mixed,
             volume: 0.7,
+            keys: super::keymap::Keymap::default(),
         }
     }
 }

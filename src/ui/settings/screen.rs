@@ -2,6 +2,7 @@
 //! start screen's Settings button, or F3). Every change applies at once and is saved at once;
 //! the window says where the file is, and what was wrong with it if it could not be read.
 
+use super::game_keys::KeyCapture;
 use super::model::{Fractions, Pace, Palette, Settings, UI_SCALE_RANGE};
 use super::{SettingsFile, side_colour32};
 use crate::ui::screens::actions::Overlays;
@@ -29,19 +30,43 @@ pub fn draw_settings(
     mut overlays: ResMut<Overlays>,
     settings: Option<ResMut<Settings>>,
     store: Option<Res<SettingsFile>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    capture: Option<ResMut<KeyCapture>>,
 ) -> Result {
     // Apps built without the settings plugin (headless tests) have nothing to set.
     let (Some(mut settings), Some(store)) = (settings, store) else {
         return Ok(());
     };
+    let mut capture = capture;
     if !overlays.settings {
+        // A key awaited by a window that was closed is awaited no more.
+        if let Some(c) = capture.as_mut().filter(|c| c.0.is_some()) {
+            c.0 = None;
+        }
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     let mut edited = settings.clone();
-    settings_window(ctx, &mut overlays.settings, &mut edited, &store);
+    let mut waiting = capture.as_deref().copied().unwrap_or_default();
+    let keys = Keys {
+        capture: &mut waiting,
+        pressed: keys.as_deref(),
+    };
+    settings_window(ctx, &mut overlays.settings, &mut edited, &store, keys);
+    if let Some(mut c) = capture {
+        c.set_if_neq(waiting);
+    }
     settings.set_if_neq(edited);
     Ok(())
+}
+
+/// The keyboard as the Keys section sees it: the key it waits for, if any, and the keys
+/// pressed this frame.
+pub struct Keys<'a> {
+    /// What the awaited key is for.
+    pub capture: &'a mut KeyCapture,
+    /// The keyboard this frame (none in apps without input).
+    pub pressed: Option<&'a ButtonInput<KeyCode>>,
 }
 
 /// The settings window; `open` turns false when the player closes it.
@@ -50,8 +75,11 @@ pub fn settings_window(
     open: &mut bool,
     settings: &mut Settings,
     store: &SettingsFile,
+    keys: Keys,
 ) {
     let mut close = false;
+    // Esc while a key is awaited cancels the wait (the Keys section reads it), not the window.
+    let waiting = keys.capture.0.is_some();
     egui::Window::new("Settings")
         .id(egui::Id::new("warhorse-settings"))
         .open(open)
@@ -60,6 +88,8 @@ pub fn settings_window(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             settings_ui(ui, settings, store);
+            ui.add_space(6.0);
+            super::keys_screen::keys_ui(ui, &mut settings.keys, keys.capture, keys.pressed);
             ui.add_space(8.0);
             ui.vertical_centered(|ui| {
                 if ui.button("Close (Esc)").clicked() {
@@ -70,7 +100,7 @@ pub fn settings_window(
     // Esc closes it even while one of its buttons has egui's keyboard focus (then the game's
     // own hotkeys do not see the key). F3 is left to them: it also opens the window, and
     // seen here on the frame it opened it would close it again.
-    if close || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+    if close || (!waiting && ctx.input(|i| i.key_pressed(egui::Key::Escape))) {
         *open = false;
     }
 }

@@ -85,8 +85,13 @@ fn the_settings_window_shows_every_setting_and_where_it_is_saved() {
         problem: Some("settings.ron:3:13: Expected float; using the defaults".into()),
     };
     let mut open = true;
+    let mut capture = game_keys::KeyCapture::default();
     let text = crate::ui::tests::window_texts(|ctx| {
-        screen::settings_window(ctx, &mut open, &mut settings, &store);
+        let keys = screen::Keys {
+            capture: &mut capture,
+            pressed: None,
+        };
+        screen::settings_window(ctx, &mut open, &mut settings, &store, keys);
     });
     for wanted in [
         "Pace of the computer and effects",
@@ -99,6 +104,7 @@ fn the_settings_window_shows_every_setting_and_where_it_is_saved() {
         "Saved in /somewhere/settings.ron",
         "settings.ron:3:13",
         "35/4 cells shows as 8¾",
+        "Keys",
     ] {
         assert!(text.contains(wanted), "{wanted:?} missing from:\n{text}");
     }
@@ -129,15 +135,32 @@ fn esc_closes_the_settings_window_even_when_one_of_its_buttons_has_the_focus() {
         },
         ..Default::default()
     };
-    for esc in [false, false, true] {
+    let mut frame = |open: &mut bool, esc: bool, capture: &mut game_keys::KeyCapture| {
         let out = ctx.run_ui(input(esc), |ui| {
             // A focused widget is what makes egui take the keyboard from the game's hotkeys.
             ui.memory_mut(|m| m.request_focus(egui::Id::new("some button")));
-            screen::settings_window(ui.ctx(), &mut open, &mut settings, &store);
+            let keys = screen::Keys {
+                capture,
+                pressed: None,
+            };
+            screen::settings_window(ui.ctx(), open, &mut settings, &store, keys);
         });
         out.drop_without_applying_deltas();
+    };
+    let mut capture = game_keys::KeyCapture::default();
+    for esc in [false, false, true] {
+        frame(&mut open, esc, &mut capture);
         assert_eq!(open, !esc);
     }
+    // While a key is awaited for a command, Esc cancels the wait (the Keys section reads it
+    // from the keyboard), never the window.
+    open = true;
+    capture.0 = Some(game_keys::Capture {
+        command: keymap::Command::Undo,
+        replace: true,
+    });
+    frame(&mut open, true, &mut capture);
+    assert!(open);
 }
 
 /// Issue 34: "a missing '→' glyph drawn as a box". Every arrow and mark the screens print is
