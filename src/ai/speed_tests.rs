@@ -145,7 +145,7 @@ fn kept_contact_facts_equal_a_fresh_read_in_a_crowded_melee() {
 /// The kept fight model follows charges (declared, answered, ridden) and the fire phase.
 #[test]
 fn kept_models_follow_charges() {
-    let mut g = table_game("levels/charge.ron", 4);
+    let mut g = table_game("tests/levels/charge_joust.ron", 4);
     let (orders, refused) = play_comparing(&mut g, 4);
     assert!(orders > 20, "only {orders} orders");
     assert_eq!(refused, 0);

@@ -137,7 +137,8 @@ mod tests {
     /// is charged until every rider has written and the orders are revealed.
     #[test]
     fn i4_a_side_reads_its_own_charge_orders_and_the_enemys_only_once_revealed() {
-        let lv = load_level_file(std::path::Path::new("levels/charge.ron")).expect("level");
+        let lv =
+            load_level_file(std::path::Path::new("tests/levels/charge_joust.ron")).expect("level");
         let mut g = Game::new(&lv, 5);
         assert_eq!(g.charge_stage(), Some(ChargeStage::Declaring));
         let target = g
@@ -171,7 +172,8 @@ mod tests {
     /// not the game's seed, not the other side's, and the same for the same game.
     #[test]
     fn i4_each_side_has_its_own_seed_apart_from_the_dice() {
-        let lv = load_level_file(std::path::Path::new("levels/charge.ron")).expect("level");
+        let lv =
+            load_level_file(std::path::Path::new("tests/levels/charge_joust.ron")).expect("level");
         let g = Game::new(&lv, 5);
         let w = g.app.world();
         let (red, blue) = (own_seed(w, 0), own_seed(w, 1));

@@ -391,7 +391,7 @@ fn i2_rules_sim_and_levels_depend_on_nothing_in_the_ai() {
 fn i13_warhorse_tournament_plays_both_seatings_of_each_seed() {
     let args = [
         "tournament",
-        "levels/charge.ron",
+        "tests/levels/charge_joust.ron",
         "--pairs",
         "3",
         "--a",
@@ -430,7 +430,7 @@ fn i13_warhorse_tournament_plays_both_seatings_of_each_seed() {
 fn i13_the_tournament_seats_the_fixed_counter_strategy() {
     let args = [
         "tournament",
-        "levels/charge.ron",
+        "tests/levels/charge_joust.ron",
         "levels/supplement_patrol.ron",
         "--pairs",
         "4",

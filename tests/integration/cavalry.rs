@@ -56,7 +56,7 @@ fn game(path: &str, seed: u64) -> Game {
     )
 }
 
-const LEVEL: &str = "levels/charge.ron";
+const LEVEL: &str = "tests/levels/charge_joust.ron";
 const ORDERS: &str = "tests/fixtures/charge_level.orders.ron";
 
 #[test]
@@ -525,7 +525,7 @@ fn c5_an_answer_must_be_a_tac_card_the_figure_may_play() {
 
 /// The side to move's first half-move of turn 1, the fire phase ended (nothing in range).
 fn asl_half_move() -> Game {
-    let mut g = game("levels/asl_cavalry.ron", 1);
+    let mut g = game("tests/levels/kolkhoz_close.ron", 1);
     while !g.phase().is_half_move() {
         g.order(&Order::EndSide).expect("ends a fire sub-step");
     }
@@ -592,7 +592,7 @@ fn d10a_over_a2_one_unit_a_hex_but_riderless_horses_stack() {
 #[test]
 fn a_riderless_horse_beside_an_enemy_makes_no_melee() {
     // The leader's spare horse stands alone next to a Soviet squad; the leader is far away.
-    let text = std::fs::read_to_string("levels/asl_cavalry.ron")
+    let text = std::fs::read_to_string("tests/levels/kolkhoz_close.ron")
         .unwrap()
         .replace(
             r#"(id: "sov_3", template: "squad", side: "Soviets", at: (10, 7)"#,

@@ -19,7 +19,7 @@ fn level(path: &str, edit: impl Fn(String) -> String) -> Game {
 /// declaration is refused by that rule, not as "no target it could reach".
 #[test]
 fn c7_a_walking_knights_charge_is_refused_by_c7() {
-    let mut g = level("levels/charge.ron", |t| {
+    let mut g = level("tests/levels/charge_joust.ron", |t| {
         t.replacen("facing: \"E\", gait: Trot", "facing: \"E\", gait: Walk", 1)
     });
     assert_eq!(g.phase(), Phase::ChargeDeclaration);

@@ -199,7 +199,7 @@ fn play(file: &str, seed: u64) -> Seen {
 fn every_happening_agrees_with_the_game_it_reports() {
     let mut all = Seen::default();
     for (file, seed) in [
-        ("levels/charge.ron", 3),
+        ("tests/levels/charge_joust.ron", 3),
         ("levels/default.ron", 4),
         ("levels/supplement_patrol.ron", 5),
     ] {

@@ -287,7 +287,10 @@ fn refused_orders_change_nothing_and_saves_replay_on_every_level() {
 /// a Gallop (A17, A18, A16). Now it is refused before any horse changes gait.
 #[test]
 fn a_cavalry_wave_refused_for_its_target_changes_nothing() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/asl_cavalry.ron");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/levels/kolkhoz_close.ron"
+    );
     let level = load_level_file(std::path::Path::new(path)).expect("level");
     let mut game = Game::new(&level, 1);
     let snap = game.snapshot();

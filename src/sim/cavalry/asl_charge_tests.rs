@@ -17,7 +17,7 @@ fn entity(g: &mut Game, id: &str) -> Entity {
 /// Cavalry now makes its six-FP (TPBF) Charge attack".
 #[test]
 fn a13_6_reduced_horses_make_a_half_squad_bail_out_and_the_charge_is_six_fp() {
-    let level = load_level_file(Path::new("levels/asl_cavalry.ron")).expect("level loads");
+    let level = load_level_file(Path::new("tests/levels/kolkhoz_close.ron")).expect("level loads");
     let mut g = Game::new(&level, 1);
     let cav = entity(&mut g, "cav_1");
     let m = entity(&mut g, "cav_1.mount");

@@ -175,7 +175,7 @@ fn asking_why_shows_the_units_risk_factor_roll_and_action() {
 fn two_computer_sides_play_on_their_own_and_never_raise_the_handover_screen() {
     let mut app = app_with(
         "watch",
-        load_level_file(Path::new("levels/charge.ron")).expect("level"),
+        load_level_file(Path::new("tests/levels/charge_joust.ron")).expect("level"),
         vec![Control::Ai, Control::Ai],
         vec![],
     );

@@ -24,7 +24,7 @@ fn charge_app(name: &str) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, ScreensPlugin))
         .insert_resource(SaveDir(dir));
-    let level = load_level_file(Path::new("levels/charge.ron")).expect("level");
+    let level = load_level_file(Path::new("tests/levels/charge_joust.ron")).expect("level");
     act(
         &mut app,
         ScreenAction::Start(Box::new(level), 9, vec![Control::Human; 2]),
