@@ -1,9 +1,9 @@
 //! The map camera: fits the whole map when a level loads and refits on `F` or `Home`; pans
 //! with a mouse drag or the arrow / WASD keys and zooms with the wheel about the cursor, both
-//! by `bevy_pancam`; zooms with `+` / `-` (the keys are the player's, `settings::keymap`).
-//! Ours are the fit, the keys' zoom, and the rule that
-//! the map does not move for the panels: the wheel over a panel scrolls the panel and a drag
-//! begun on one moves the window, never the map (issue 11 item 6).
+//! by `bevy_pancam`; zooms with `+` / `-` (the standard keys; the player's are read from
+//! `settings::keymap`). Ours are the fit, the keys' zoom, and the rule that the map does not
+//! move for the panels: the wheel over a panel scrolls the panel and a drag begun on one moves
+//! the window, never the map (issue 11 item 6).
 
 use super::layout::MapLayout;
 use super::settings::game_keys::{GameKeys, command_given};
