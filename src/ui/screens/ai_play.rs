@@ -276,10 +276,8 @@ pub fn lock_orders(world: &mut World) {
             } else if joined {
                 format!("{name} {is} played at another machine: wait for its orders.")
             } else {
-                let key = world
-                    .get_resource::<crate::ui::settings::Settings>()
-                    .map_or(Keymap::standard(), |s| &s.keys)
-                    .first(Command::FastForward);
+                let settings = world.get_resource::<crate::ui::settings::Settings>();
+                let key = Keymap::in_force(settings).first(Command::FastForward);
                 if key.is_empty() {
                     format!("{name} {is} played by the computer: wait, or fast-forward at the top.")
                 } else {

@@ -38,9 +38,7 @@ pub struct GameKeys<'w> {
 impl GameKeys<'_> {
     /// The keymap in force.
     pub fn map(&self) -> &Keymap {
-        self.settings
-            .as_deref()
-            .map_or(Keymap::standard(), |s| &s.keys)
+        Keymap::in_force(self.settings.as_deref())
     }
 
     /// The keyboard, when its keys are the game's to read now.

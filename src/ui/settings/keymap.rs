@@ -439,6 +439,12 @@ impl Keymap {
         &STANDARD
     }
 
+    /// The keymap in force: the player's, or the standard one in an app without settings
+    /// (the tests).
+    pub fn in_force(settings: Option<&super::Settings>) -> &Keymap {
+        settings.map_or(Keymap::standard(), |s| &s.keys)
+    }
+
     /// The keys of `command`, in the order the player gave them.
     pub fn chords(&self, command: Command) -> &[Chord] {
         self.keys.get(&command).map_or(&[], Vec::as_slice)
